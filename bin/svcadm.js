@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Tiny launcher. `--version` alone is answered without loading the program: CI calls it often.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { readFileSync } = await import('node:fs');
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${version}\n`);
+} else {
+  const { main } = await import('../dist/main.js');
+  process.exitCode = await main(args);
+}

@@ -1,0 +1,96 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { AuthError, NetworkError } from '../errors.js';
+import type { TokenSource } from './auth.js';
+import { apiErrorFrom } from './error-body.js';
+import type { HttpClient, HttpRequest, HttpResponse, RetryPolicy, StreamResponse } from './http.js';
+
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+export type Query = Record<string, QueryValue>;
+
+/** Percent-encodes every path segment and query value (`bob+x@example.com` arrives intact). */
+export function buildUrl(apiBase: string, segments: readonly string[], query: Query = {}): URL {
+  const path = segments.map((s) => encodeURIComponent(s)).join('/');
+  const pairs: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [String(value)];
+    for (const v of values) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
+  }
+  return new URL(`${apiBase}/${path}${pairs.length ? `?${pairs.join('&')}` : ''}`);
+}
+
+export interface JsonResult<T> {
+  data: T;
+  headers: IncomingHttpHeaders;
+}
+
+/** The interface with a bearer token: a 401 refreshes the token once and tries again. */
+export class ApiClient {
+  constructor(
+    readonly http: HttpClient,
+    readonly tokens: TokenSource,
+    readonly apiBase: string,
+  ) {}
+
+  url(segments: readonly string[], query?: Query): URL {
+    return buildUrl(this.apiBase, segments, query);
+  }
+
+  /** GET a JSON document; `what` names the resource in a 404 message. */
+  async getJson<T>(url: URL, what: string): Promise<JsonResult<T>> {
+    const res = await this.send({ method: 'GET', url, headers: { accept: 'application/json' } }, 'read');
+    if (res.status < 200 || res.status >= 300) throw apiErrorFrom(res, what);
+    return { data: parseJson<T>(res), headers: res.headers };
+  }
+
+  /** Sends a request with the token and returns the answer whatever its status (except a 401 that stays). */
+  async send(req: Omit<HttpRequest, 'retry'>, retry: RetryPolicy): Promise<HttpResponse> {
+    return this.#authorized(async (authorization) =>
+      this.http.request({ ...req, headers: { ...req.headers, authorization }, retry }),
+    );
+  }
+
+  /** Opens a streaming GET; non-2xx answers other than a lasting 401 come back with their body. */
+  async open(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<StreamResponse> {
+    return this.#authorized((authorization) =>
+      this.http.open({ method: 'GET', url, headers: { ...headers, authorization }, retry: 'read' }, signal),
+    );
+  }
+
+  async #authorized<
+    R extends {
+      status: number;
+      statusText: string;
+      headers: IncomingHttpHeaders;
+      body?: string;
+      stream?: { destroy(): void };
+    },
+  >(attempt: (authorization: string) => Promise<R>): Promise<R> {
+    let token = (await this.tokens.current()).accessToken;
+    let res = await attempt(`Bearer ${token}`);
+    if (res.status === 401 && this.tokens.refreshable) {
+      res.stream?.destroy();
+      await this.tokens.invalidate(token);
+      token = (await this.tokens.current()).accessToken;
+      res = await attempt(`Bearer ${token}`);
+    }
+    if (res.status === 401) {
+      const err = apiErrorFrom({ ...res, body: res.body ?? '' }, 'resource');
+      throw new AuthError(err.message, {
+        status: 401,
+        ...(err.code ? { code: err.code } : {}),
+        ...(err.hint ? { hint: err.hint } : {}),
+      });
+    }
+    return res;
+  }
+}
+
+function parseJson<T>(res: HttpResponse): T {
+  try {
+    return JSON.parse(res.body) as T;
+  } catch {
+    const detail = res.body.length === 0 ? 'an empty body' : `${res.body.length} bytes that are not valid JSON`;
+    throw new NetworkError(`malformed response from the service: ${detail}`);
+  }
+}

@@ -1,0 +1,66 @@
+/** The spec's resources, as the service sends them. */
+
+export type RateLimitAction = 'allow' | 'block' | 'log' | 'redirect';
+
+export interface RateLimitConfiguration {
+  action: RateLimitAction;
+  limit?: number;
+  redirect_uri?: string;
+}
+
+export interface RateLimitPolicy {
+  id: string;
+  resource: 'oauth_authentication_api';
+  consumer: 'client';
+  consumer_selector: string;
+  configuration: RateLimitConfiguration;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface ProvisioningMapping {
+  svc: string;
+  idp: string;
+}
+
+export interface DirectoryProvisioning {
+  connection_id?: string;
+  connection_name?: string;
+  strategy?: string;
+  mapping?: ProvisioningMapping[];
+  synchronize_automatically?: boolean;
+  created_at?: string;
+  updated_at?: string;
+  last_synchronization_at?: string;
+  last_synchronization_status?: string;
+  last_synchronization_error?: string;
+}
+
+export interface DirectoryProvisioningPage {
+  directory_provisionings: DirectoryProvisioning[];
+  next?: string;
+}
+
+export interface UserPermission {
+  sources?: unknown;
+  resource_server_identifier?: string;
+  permission_name?: string;
+  resource_server_name?: string;
+  description?: string;
+}
+
+export interface UserPermissionTotals {
+  start: number;
+  limit: number;
+  total: number;
+  permissions: UserPermission[];
+}
+
+/** One message of the event stream, with `type` injected from the SSE `event:` field. */
+export interface EventPayload {
+  type: string;
+  offset?: string;
+  event?: Record<string, unknown>;
+  error?: { code?: string; message?: string; offset?: string };
+  [key: string]: unknown;
+}

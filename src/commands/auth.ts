@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { cell } from '../render/table-model.js';
+import type { Runtime } from '../runtime.js';
+import { action, examples, type Session } from '../session.js';
+
+export function registerAuthCommands(program: Command, session: Session): void {
+  const auth = program.command('auth').description('access tokens for the active credentials');
+  auth
+    .command('token')
+    .description('print an access token, alone on stdout')
+    .addHelpText(
+      'after',
+      examples(
+        'curl -H "Authorization: Bearer $(svcadm auth token)" https://tenant.example.com/api/v2/users/abc/permissions',
+      ),
+    )
+    .action(action(session, (rt) => runAuthToken(rt)));
+  auth
+    .command('status')
+    .description('show the tenant, client, token expiry and granted scopes')
+    .addHelpText('after', examples('svcadm auth status', 'svcadm auth status -o json | jq -r ".scopes[]"'))
+    .action(action(session, (rt) => runAuthStatus(rt)));
+}
+
+export async function runAuthToken(rt: Runtime): Promise<void> {
+  const token = await rt.api().tokens.current();
+  await rt.write(`${token.accessToken}\n`);
+}
+
+export async function runAuthStatus(rt: Runtime): Promise<void> {
+  const creds = rt.credentials();
+  const token = await rt.api().tokens.current();
+  const status = {
+    tenant: creds.origin,
+    profile: creds.profileName ?? null,
+    client_id: creds.auth.kind === 'client' ? creds.auth.clientId : null,
+    token_url: creds.auth.kind === 'client' ? creds.auth.tokenUrl : null,
+    audience: creds.auth.kind === 'client' ? creds.auth.audience : null,
+    token_source: token.source,
+    expires_at: token.expiresAt === undefined ? null : new Date(token.expiresAt).toISOString(),
+    scopes: token.scopes,
+  };
+  const minutes = token.expiresAt === undefined ? undefined : Math.round((token.expiresAt - rt.ctx.now()) / 60_000);
+  await rt.print(status, () => ({
+    kind: 'detail',
+    title: `Authenticated to ${status.tenant}`,
+    rows: [
+      ['profile', cell(status.profile ?? '(none: flags or environment)')],
+      ['client id', cell(status.client_id ?? '(bearer token given)')],
+      ['token', cell(`from the ${status.token_source}`)],
+      ['expires', cell(status.expires_at === null ? 'unknown' : `${status.expires_at} (in ${minutes} min)`)],
+      ['scopes', cell(status.scopes.length ? status.scopes.join(' ') : '(none)')],
+    ],
+  }));
+}

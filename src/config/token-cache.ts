@@ -1,0 +1,53 @@
+import { ensurePrivateDir, tokenCacheFile } from './paths.js';
+import { isRecord, readJsonFile, writePrivateFile } from './private-file.js';
+
+export interface CachedToken {
+  accessToken: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+  scope?: string;
+}
+
+/** Tokens are used until this long before they expire. */
+export const EXPIRY_MARGIN_MS = 60_000;
+
+export function tokenCacheKey(tokenUrl: string, clientId: string, audience: string): string {
+  return `${tokenUrl} ${clientId} ${audience}`;
+}
+
+function readAll(dir: string): Record<string, CachedToken> {
+  let raw: unknown;
+  try {
+    raw = readJsonFile(tokenCacheFile(dir));
+  } catch {
+    return {}; // a damaged cache is only a cache: start afresh
+  }
+  if (!isRecord(raw)) return {};
+  const tokens: Record<string, CachedToken> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (isRecord(value) && typeof value.accessToken === 'string' && typeof value.expiresAt === 'number') {
+      tokens[key] = value as unknown as CachedToken;
+    }
+  }
+  return tokens;
+}
+
+export function readCachedToken(dir: string, key: string, now: number): CachedToken | undefined {
+  const token = readAll(dir)[key];
+  return token && token.expiresAt - EXPIRY_MARGIN_MS > now ? token : undefined;
+}
+
+/** Stores (or, with `undefined`, drops) the token of one key, pruning expired ones. */
+export async function writeCachedToken(
+  dir: string,
+  key: string,
+  token: CachedToken | undefined,
+  now: number,
+): Promise<void> {
+  const tokens = readAll(dir);
+  for (const [k, t] of Object.entries(tokens)) if (t.expiresAt <= now) delete tokens[k];
+  if (token) tokens[key] = token;
+  else delete tokens[key];
+  ensurePrivateDir(dir);
+  await writePrivateFile(tokenCacheFile(dir), `${JSON.stringify(tokens, null, 2)}\n`);
+}

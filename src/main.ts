@@ -1,0 +1,87 @@
+import { CommanderError } from 'commander';
+import { type Context, processContext } from './context.js';
+import { CliError, exitCodeFor, Interrupted, UsageError } from './errors.js';
+import { buildProgram } from './program.js';
+import { jsonLine, type OutputFormat } from './render/output.js';
+import { neutralize } from './render/sanitize.js';
+import type { Session } from './session.js';
+
+/** Runs one svcadm invocation and returns its exit code. The one place errors become messages and codes. */
+export async function run(argv: readonly string[], ctx: Context): Promise<number> {
+  const session: Session = { ctx };
+  const program = buildProgram(session);
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return 0;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+    return session.exitCode ?? 0;
+  } catch (err) {
+    if (err instanceof CommanderError && err.exitCode === 0) return 0;
+    return report(commanderToUsage(err), session, argv);
+  } finally {
+    session.runtime?.close();
+  }
+}
+
+function commanderToUsage(err: unknown): unknown {
+  if (!(err instanceof CommanderError)) return err;
+  const text = err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  return new UsageError(text, "see 'svcadm --help'");
+}
+
+function report(err: unknown, session: Session, argv: readonly string[]): number {
+  const { stderr } = session.ctx.io;
+  const exitCode = exitCodeFor(err);
+  const debug = session.runtime?.debug ?? argv.includes('--debug');
+  if (debug && err instanceof Error && !(err instanceof CliError)) stderr.write(`${err.stack ?? err.message}\n`);
+  const known = err instanceof CliError;
+  const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  const hint = known ? err.hint : 'this is a bug in svcadm; run again with --debug and report what it prints';
+  const format = session.runtime?.format ?? formatFromArgv(argv);
+  if ((format === 'json' || format === 'ndjson') && !(err instanceof Interrupted)) {
+    const envelope = {
+      error: {
+        status: known ? (err.status ?? null) : null,
+        code: known ? (err.code ?? null) : null,
+        message,
+        ...(hint ? { hint } : {}),
+        exit_code: exitCode,
+      },
+    };
+    stderr.write(jsonLine(envelope));
+  } else {
+    stderr.write(`svcadm: ${neutralize(message)}${hint ? ` — ${hint}` : ''}\n`);
+  }
+  return exitCode;
+}
+
+/** For errors raised before a command's options were read (unknown option, bad -o value). */
+function formatFromArgv(argv: readonly string[]): OutputFormat | undefined {
+  let format: OutputFormat | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === '--json') format = 'json';
+    const value = arg === '-o' || arg === '--output' ? argv[i + 1] : /^(?:--output=|-o=?)(.+)$/.exec(arg)?.[1];
+    if (value === 'json' || value === 'ndjson' || value === 'table') format = value;
+  });
+  return format;
+}
+
+/** Entry for bin/svcadm.js: the real process, Ctrl-C wired to the interrupt signal. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const interrupt = new AbortController();
+  const onSigint = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    interrupt.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0); // the reader went away (`| head`): not a failure
+  });
+  try {
+    return await run(argv, processContext(interrupt.signal));
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

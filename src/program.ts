@@ -1,0 +1,72 @@
+import { Command, type HelpContext, Option } from 'commander';
+import { registerAuthCommands } from './commands/auth.js';
+import { registerPoliciesCommands } from './commands/policies.js';
+import { registerProfilesCommands } from './commands/profiles.js';
+import { OUTPUT_FORMATS } from './render/output.js';
+import type { Session } from './session.js';
+import { packageVersion } from './version.js';
+
+/** A group named without a verb shows its help on stdout and succeeds, as gh and kubectl do. */
+class SvcadmCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new SvcadmCommand(name);
+  }
+
+  override help(context?: HelpContext): never;
+  override help(cb: (str: string) => string): never;
+  override help(arg?: HelpContext | ((str: string) => string)): never {
+    if (typeof arg === 'function') return super.help(arg);
+    return super.help({ ...arg, error: false });
+  }
+}
+
+const ENVIRONMENT = `
+Environment:
+  SVCADM_PROFILE, SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET, SVCADM_TOKEN,
+  SVCADM_AUTH_URL, SVCADM_AUDIENCE   stand in for the flags of the same name
+  SVCADM_CONFIG_DIR                  folder of the profile store and token cache
+  NO_COLOR, FORCE_COLOR, CI          colour and progress on terminals
+
+Exit codes: 0 ok, 1 bug, 2 usage, 3 auth, 4 forbidden, 5 not found, 6 rate limited,
+  7 network/5xx, 8 rejected by the service, 130 interrupted`;
+
+export function buildProgram(session: Session): Command {
+  const { io } = session.ctx;
+  const program = new SvcadmCommand('svcadm');
+  program
+    .description('Administer an identity service tenant through its management interface')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => {}, // main prints the one-line message
+    })
+    .configureHelp({ showGlobalOptions: true })
+    .showSuggestionAfterError(true)
+    .option('-p, --profile <name>', 'use a named profile')
+    .option('--domain <domain>', 'tenant domain, host:port or https://host[:port]')
+    .option('--client-id <id>', 'OAuth client id (client credentials)')
+    .option('--client-secret <secret>', 'client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)')
+    .option('--token <jwt>', 'use this bearer token as it is')
+    .option('--auth-url <url>', "origin of the token service (default: the tenant's)")
+    .option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)')
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(
+        OUTPUT_FORMATS,
+      ),
+    )
+    .option('--json', 'same as -o json')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('-q, --quiet', 'no progress or notices on stderr')
+    .option('--debug', 'trace HTTP exchanges on stderr (secrets redacted)')
+    .option('--max-retries <n>', 'retries for 429, 5xx and network failures (default 5)')
+    .option('--timeout <duration>', 'per-request time limit (default 30s)')
+    .addHelpText('after', `${ENVIRONMENT}\n\nRun 'svcadm <command> --help' for a command's options and examples.\n`);
+
+  registerProfilesCommands(program, session);
+  registerAuthCommands(program, session);
+  registerPoliciesCommands(program, session);
+  return program;
+}

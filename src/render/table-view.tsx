@@ -1,0 +1,61 @@
+import { Box, renderToString, Text } from 'ink';
+import type { Cell, TableSpec } from './table-model.js';
+
+function CellText({ value, color, bold }: { value: Cell; color: boolean; bold?: boolean }) {
+  return (
+    <Text wrap="truncate-end" bold={color && (bold ?? false)} {...(color && value.tone ? { color: value.tone } : {})}>
+      {value.text}
+    </Text>
+  );
+}
+
+export function TableView({ spec, color }: { spec: TableSpec; color: boolean }) {
+  if (spec.kind === 'detail') {
+    const width = Math.max(0, ...spec.rows.map(([label]) => label.length)) + 2;
+    return (
+      <Box flexDirection="column">
+        {spec.title ? (
+          <Box gap={2}>
+            <Text bold={color}>{spec.title}</Text>
+            {spec.note ? <Text {...(color ? { color: 'yellow' } : {})}>{spec.note}</Text> : null}
+          </Box>
+        ) : null}
+        {spec.rows.map(([label, value]) => (
+          <Box key={label}>
+            <Box width={width} flexShrink={0}>
+              <Text {...(color ? { color: 'gray' } : {})}>{label}</Text>
+            </Box>
+            <CellText value={value} color={color} />
+          </Box>
+        ))}
+      </Box>
+    );
+  }
+  const widths = spec.columns.map((c, i) => Math.max(c.length, ...spec.rows.map((r) => r[i]?.text.length ?? 0)) + 2);
+  return (
+    <Box flexDirection="column">
+      <Box>
+        {spec.columns.map((c, i) => (
+          <Box key={c} width={widths[i]} flexShrink={i === spec.columns.length - 1 ? 1 : 0}>
+            <CellText value={{ text: c.toUpperCase() }} color={color} bold />
+          </Box>
+        ))}
+      </Box>
+      {spec.rows.map((row, r) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows are static and never reordered
+        <Box key={r}>
+          {row.map((value, i) => (
+            <Box key={spec.columns[i]} width={widths[i]} flexShrink={i === row.length - 1 ? 1 : 0}>
+              <CellText value={value} color={color} />
+            </Box>
+          ))}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** Renders a one-shot table for a terminal of the given width. */
+export function renderTable(spec: TableSpec, color: boolean, columns: number): string {
+  return `${renderToString(<TableView spec={spec} color={color} />, { columns })}\n`;
+}

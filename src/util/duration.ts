@@ -1,0 +1,28 @@
+import { UsageError } from '../errors.js';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `500ms`, `30s`, `15m`, `2h`, `7d` (or a bare number of seconds) into milliseconds. */
+export function parseDuration(text: string, what: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new UsageError(`invalid ${what} '${text}': expected a duration such as 30s, 15m, 2h or 7d`);
+  const ms = Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1000);
+  if (!Number.isFinite(ms)) throw new UsageError(`invalid ${what} '${text}'`);
+  return Math.round(ms);
+}
+
+/** A whole number within [min, max], or a usage error naming the option. */
+export function parseIntegerOption(text: string, option: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(text.trim())) {
+    throw new UsageError(
+      `${option} must be a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ` of at least ${min}`}, got '${text}'`,
+    );
+  }
+  const value = Number(text.trim());
+  if (value < min || value > max) {
+    throw new UsageError(
+      `${option} must be ${max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `at least ${min}`}, got ${text}`,
+    );
+  }
+  return value;
+}
