@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { Context, InStream, OutStream } from '../../src/context.js';
+import { run } from '../../src/main.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** Text fed to stdin (then end of input). */
+  stdin?: string;
+  /** Pretend these streams are terminals. */
+  tty?: { stdout?: boolean; stderr?: boolean; stdin?: boolean };
+  columns?: number;
+  /** Abort it to simulate Ctrl-C. */
+  interrupt?: AbortSignal;
+  /** Replaces the stdin stream (e.g. to answer a prompt later). */
+  stdinStream?: InStream;
+  /** Called with stdout chunks as they are written. */
+  onStdout?: (chunk: string) => void;
+  onStderr?: (chunk: string) => void;
+}
+
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svcadm-test-'));
+}
+
+function capture(isTTY: boolean, columns: number | undefined, onChunk?: (chunk: string) => void) {
+  const stream = new PassThrough() as PassThrough & OutStream;
+  const chunks: string[] = [];
+  stream.on('data', (c: Buffer) => {
+    const text = c.toString('utf8');
+    chunks.push(text);
+    onChunk?.(text);
+  });
+  if (isTTY) {
+    stream.isTTY = true;
+    stream.columns = columns ?? 120;
+  }
+  return { stream, text: () => chunks.join('') };
+}
+
+/**
+ * Runs svcadm in this process with captured streams: the same `run` the binary calls, over real HTTP.
+ * SVCADM_CONFIG_DIR defaults to a fresh temporary folder; pass `env` to point elsewhere.
+ */
+export async function runCli(argv: string[], options: RunOptions = {}): Promise<CliResult> {
+  const out = capture(options.tty?.stdout === true, options.columns, options.onStdout);
+  const err = capture(options.tty?.stderr === true, options.columns, options.onStderr);
+  let stdin: InStream;
+  if (options.stdinStream) stdin = options.stdinStream;
+  else {
+    const input = new PassThrough() as PassThrough & InStream;
+    input.end(options.stdin ?? '');
+    stdin = input;
+  }
+  if (options.tty?.stdin) stdin.isTTY = true;
+  const ctx: Context = {
+    io: { stdout: out.stream, stderr: err.stream, stdin },
+    env: { SVCADM_CONFIG_DIR: tempConfigDir(), ...options.env },
+    now: () => Date.now(),
+    random: () => 0.5,
+    interrupt: options.interrupt ?? new AbortController().signal,
+    platform: process.platform,
+    homedir: tmpdir(),
+  };
+  const code = await run(argv, ctx);
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'svcadm.js');
+
+/** Spawns the built binary (run `npm run build` first; `npm test` does). */
+export function runBin(argv: string[], env: Record<string, string | undefined> = {}, stdin?: string): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...argv],
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin?.end(stdin ?? '');
+  });
+}
