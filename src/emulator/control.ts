@@ -1,0 +1,145 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
+import { validateFaultSpec } from './faults.js';
+import { PayloadTooLarge, readBody, sendJson } from './http-util.js';
+import type { EmulatorSettings, EmulatorState } from './state.js';
+
+/** What the control API can do beyond the shared state; the server provides it. */
+export interface ControlActions {
+  reset(): void;
+  updateSettings(changes: Partial<EmulatorSettings>): void;
+  describe(): Record<string, unknown>;
+}
+
+const SETTING_BOUNDS: Record<keyof EmulatorSettings, { min: number; max: number; integer: boolean }> = {
+  latencyMs: { min: 0, max: 600_000, integer: true },
+  rateLimit: { min: 0, max: 1_000_000, integer: false },
+  failRate: { min: 0, max: 1, integer: false },
+  dropStreamsAfter: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
+  streamLifetimeMs: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
+  maxStreams: { min: 0, max: 10_000, integer: true },
+  heartbeatMs: { min: 0, max: 3_600_000, integer: true },
+  eventRate: { min: 0, max: 100_000, integer: false },
+};
+
+function isSetting(key: string): key is keyof EmulatorSettings {
+  return Object.hasOwn(SETTING_BOUNDS, key);
+}
+
+export function validateSettings(input: unknown): Partial<EmulatorSettings> | string {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'expected a JSON object';
+  const out: Partial<EmulatorSettings> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (!isSetting(key)) return `unknown setting ${key}; known: ${Object.keys(SETTING_BOUNDS).join(', ')}`;
+    const bounds = SETTING_BOUNDS[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < bounds.min || value > bounds.max) {
+      return `${key} must be a number from ${bounds.min} to ${bounds.max}`;
+    }
+    if (bounds.integer && !Number.isInteger(value)) return `${key} must be an integer`;
+    out[key] = value;
+  }
+  return out;
+}
+
+function bad(res: ServerResponse, message: string): void {
+  sendJson(res, 400, { error: 'bad_request', message });
+}
+
+async function jsonBody(req: IncomingMessage): Promise<unknown> {
+  const body = await readBody(req);
+  if (body.length === 0) return {};
+  return JSON.parse(body.toString('utf8')) as unknown;
+}
+
+/** `/__emulator/...`: JSON in and out. Only mounted with `control: true`. */
+export async function handleControl(
+  state: EmulatorState,
+  actions: ControlActions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  let body: unknown;
+  try {
+    body = await jsonBody(req);
+  } catch (err) {
+    if (err instanceof PayloadTooLarge) return sendJson(res, 413, { error: 'payload_too_large', message: 'over 1 MB' });
+    return bad(res, 'the body is not valid JSON');
+  }
+  const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const route = `${req.method} ${path.replace(/\/+$/, '') || '/__emulator'}`;
+  switch (route) {
+    case 'GET /__emulator':
+      return sendJson(res, 200, actions.describe());
+    case 'GET /__emulator/requests':
+      return sendJson(res, 200, {
+        requests: state.requests.list(),
+        counters: { ...state.requests.counters, streamsOpened: state.streams.opened, openStreams: state.streams.count },
+      });
+    case 'DELETE /__emulator/requests':
+      state.requests.clear();
+      return sendJson(res, 200, { cleared: true });
+    case 'GET /__emulator/faults':
+      return sendJson(res, 200, { faults: state.faults.list() });
+    case 'POST /__emulator/faults': {
+      const spec = validateFaultSpec(body);
+      if (typeof spec === 'string') return bad(res, spec);
+      return sendJson(res, 201, { fault: state.faults.add(spec) });
+    }
+    case 'DELETE /__emulator/faults':
+      state.faults.clear();
+      return sendJson(res, 200, { cleared: true });
+    case 'GET /__emulator/settings':
+      return sendJson(res, 200, { settings: state.settings });
+    case 'PUT /__emulator/settings':
+    case 'PATCH /__emulator/settings':
+    case 'POST /__emulator/settings': {
+      const changes = validateSettings(body);
+      if (typeof changes === 'string') return bad(res, changes);
+      actions.updateSettings(changes);
+      return sendJson(res, 200, { settings: state.settings });
+    }
+    case 'POST /__emulator/streams/drop': {
+      const mode = input.mode ?? 'end';
+      if (mode !== 'end' && mode !== 'destroy') return bad(res, 'mode must be "end" or "destroy"');
+      const dropped = mode === 'end' ? state.streams.endAll() : state.streams.destroyAll();
+      return sendJson(res, 200, { dropped });
+    }
+    case 'POST /__emulator/streams/error': {
+      const code = input.code;
+      if (typeof code !== 'string' || !isStreamErrorCode(code)) {
+        return bad(res, `code must be one of ${[...FATAL_STREAM_ERRORS, ...TRANSIENT_STREAM_ERRORS].join(', ')}`);
+      }
+      const message =
+        typeof input.message === 'string' ? input.message : `Stream error injected by the emulator (${code})`;
+      return sendJson(res, 200, { sent: state.streams.errorAll(code, message) });
+    }
+    case 'POST /__emulator/cursors/expire':
+      state.events.expireCursors();
+      state.checkpoints.expireAll();
+      return sendJson(res, 200, { expired: true });
+    case 'POST /__emulator/tokens/revoke':
+      state.tokens.revokeAll();
+      return sendJson(res, 200, { revoked: true });
+    case 'POST /__emulator/events': {
+      const type = input.type;
+      const count = input.count ?? 1;
+      if (typeof type !== 'string' || !isEventType(type)) return bad(res, 'type must be one of the 25 event types');
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100_000) {
+        return bad(res, 'count must be an integer from 1 to 100000');
+      }
+      // `before` resumes just ahead of the first emitted event: `?from=<before>` replays exactly these.
+      const before = state.events.offsetOf(state.events.head - 1);
+      const offsets: string[] = [];
+      for (let i = 0; i < count; i++) {
+        offsets.push(state.events.offsetOf(state.events.append(state.now(), type, input.object)));
+      }
+      return sendJson(res, 200, { before, offsets });
+    }
+    case 'POST /__emulator/reset':
+      actions.reset();
+      return sendJson(res, 200, { reset: true });
+    default:
+      return sendJson(res, 404, { error: 'not_found', message: `no control route ${route}` });
+  }
+}

@@ -1,0 +1,207 @@
+import { makeConnectionObject } from './connection-object.js';
+import { EVENT_TYPES, type EventType } from './event-types.js';
+import { hashOf, Random } from './random.js';
+import { HOSTILE_TEXT } from './seed-data.js';
+
+export interface EventEnvelope {
+  specversion: '1.0';
+  type: EventType;
+  source: string;
+  id: string;
+  time: string;
+  data: { object: unknown; previous_object?: unknown; context: Record<string, unknown> };
+  svctenant: string;
+  svcstream: string;
+  svcpurpose: string;
+}
+
+/** Relative frequencies: user events dominate a real tenant's stream. */
+const WEIGHTS: Partial<Record<EventType, number>> = {
+  'user.created': 12,
+  'user.updated': 10,
+  'user.deleted': 4,
+  'connection.updated': 3,
+  'group.member.added': 3,
+  'organization.member.added': 3,
+};
+
+const CUMULATIVE: Array<[EventType, number]> = (() => {
+  let total = 0;
+  return EVENT_TYPES.map((type): [EventType, number] => {
+    total += WEIGHTS[type] ?? 1;
+    return [type, total];
+  });
+})();
+const TOTAL_WEIGHT = CUMULATIVE[CUMULATIVE.length - 1]?.[1] ?? 1;
+
+const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Ken', 'Radia', 'Linus', 'Margaret', 'Dennis'];
+const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Thompson', 'Perlman', 'Hamilton'];
+const CITIES: Array<Record<string, string | number>> = [
+  {
+    continent_code: 'EU',
+    country_code: 'FR',
+    country_name: 'France',
+    subdivision_code: 'IDF',
+    subdivision_name: 'Île-de-France',
+    city_name: 'Paris',
+    time_zone: 'Europe/Paris',
+    latitude: 48.8566,
+    longitude: 2.3522,
+  },
+  {
+    continent_code: 'NA',
+    country_code: 'US',
+    country_name: 'United States',
+    subdivision_code: 'WA',
+    subdivision_name: 'Washington',
+    city_name: 'Seattle',
+    time_zone: 'America/Los_Angeles',
+    latitude: 47.6062,
+    longitude: -122.3321,
+  },
+  {
+    continent_code: 'AS',
+    country_code: 'JP',
+    country_name: 'Japan',
+    subdivision_code: '13',
+    subdivision_name: 'Tokyo',
+    city_name: 'Tokyo',
+    time_zone: 'Asia/Tokyo',
+    latitude: 35.6762,
+    longitude: 139.6503,
+  },
+];
+
+/** Builds events lazily: the event at an index is a pure function of the seed, the index and its time. */
+export class EventFactory {
+  private readonly firstTypes: EventType[];
+
+  constructor(
+    private readonly seed: number,
+    private readonly tenantDomain: string,
+    private readonly tenantId: string,
+    private readonly streamId: string,
+  ) {
+    // The first 25 events are the 25 types in a seeded order, so any history covers them all.
+    this.firstTypes = new Random(seed, 77).shuffle(EVENT_TYPES);
+  }
+
+  typeAt(index: number): EventType {
+    const first = this.firstTypes[index];
+    if (first !== undefined) return first;
+    const roll = hashOf(this.seed, 3, index) % TOTAL_WEIGHT;
+    for (const [type, upTo] of CUMULATIVE) if (roll < upTo) return type;
+    return 'user.created';
+  }
+
+  make(index: number, timeMs: number, type: EventType, object?: unknown): EventEnvelope {
+    const rng = new Random(this.seed, 1_000_000 + index);
+    const body = object === undefined ? this.objectFor(type, rng, timeMs) : { object };
+    return {
+      specversion: '1.0',
+      type,
+      source: `urn:svc:${this.tenantDomain}`,
+      id: `evt_${hashOf(this.seed, 5, index).toString(16).padStart(8, '0')}${rng.hex(16)}`,
+      time: new Date(timeMs).toISOString(),
+      data: { ...body, context: this.context(rng) },
+      svctenant: this.tenantId,
+      svcstream: this.streamId,
+      svcpurpose: 'test',
+    };
+  }
+
+  private context(rng: Random): Record<string, unknown> {
+    return {
+      tenant: { id: this.tenantId },
+      client: { id: rng.id(32), name: rng.pick(['Dashboard', 'Provisioning Bot', 'svcadm CI']), metadata: {} },
+      connection: { id: `con_${rng.id(16)}`, name: 'Username-Password-Authentication', strategy: 'database' },
+      request: {
+        geo: rng.pick(CITIES),
+        hostname: this.tenantDomain,
+        ip: `203.0.113.${rng.int(1, 254)}`,
+        method: rng.pick(['POST', 'PATCH', 'DELETE']),
+        user_agent: rng.pick(['svcadm/0.1.0 node/20', 'Mozilla/5.0 (X11; Linux x86_64)', 'node-sdk/4.2.0']),
+        custom_domain: '',
+      },
+    };
+  }
+
+  private objectFor(type: EventType, rng: Random, timeMs: number): { object: unknown; previous_object?: unknown } {
+    const group = type.split('.')[0];
+    const action = type.slice(type.lastIndexOf('.') + 1);
+    const when = new Date(timeMs).toISOString();
+    if (group === 'connection') {
+      const connection = makeConnectionObject(rng, this.tenantDomain);
+      if (action === 'updated') {
+        return {
+          object: connection,
+          previous_object: { ...connection, display_name: `${connection.display_name} (old)` },
+        };
+      }
+      return { object: connection };
+    }
+    if (group === 'user') {
+      const user = this.user(rng, when);
+      if (action === 'updated') return { object: user, previous_object: { ...user, name: `${user.name} Old` } };
+      return { object: user };
+    }
+    if (group === 'group') {
+      const grp = { id: `grp_${rng.id(16)}`, name: `team-${rng.id(5)}` };
+      if (type.startsWith('group.member.')) {
+        return { object: { group: grp, member: { type: 'user', id: `db|${rng.hex(24)}` } } };
+      }
+      if (type.startsWith('group.role.')) return { object: { group: grp, role: this.role(rng) } };
+      const full = { ...grp, description: 'Synchronised from the directory', created_at: when, updated_at: when };
+      if (action === 'updated') return { object: full, previous_object: { ...full, description: '' } };
+      return { object: full };
+    }
+    const org = { id: `org_${rng.id(16)}`, name: `org-${rng.id(6)}` };
+    if (type.startsWith('organization.connection.')) {
+      return {
+        object: {
+          organization: org,
+          connection: { id: `con_${rng.id(16)}`, name: 'Corporate-OIDC', strategy: 'oidc' },
+          assign_membership_on_login: rng.bool(),
+          show_as_button: rng.bool(),
+        },
+      };
+    }
+    if (type.startsWith('organization.group.role.')) {
+      return { object: { organization: org, group: { id: `grp_${rng.id(16)}` }, role: this.role(rng) } };
+    }
+    if (type.startsWith('organization.member.role.')) {
+      return { object: { organization: org, user: { user_id: `db|${rng.hex(24)}` }, role: this.role(rng) } };
+    }
+    if (type.startsWith('organization.member.')) {
+      const user = this.user(rng, when);
+      return { object: { organization: org, user: { user_id: user.user_id, email: user.email } } };
+    }
+    const full = { ...org, display_name: org.name.toUpperCase(), metadata: { plan: rng.pick(['free', 'pro']) } };
+    if (action === 'updated') return { object: full, previous_object: { ...full, display_name: org.name } };
+    return { object: full };
+  }
+
+  private role(rng: Random): { id: string; name: string } {
+    return { id: `rol_${rng.id(16)}`, name: rng.pick(['Viewer', 'Order Manager', 'Billing Admin']) };
+  }
+
+  private user(rng: Random, when: string) {
+    const first = rng.pick(FIRST_NAMES);
+    const last = rng.pick(LAST_NAMES);
+    const userId = `db|${rng.hex(24)}`;
+    const hostile = rng.next() < 0.01;
+    return {
+      user_id: userId,
+      email: `${first.toLowerCase()}.${last.toLowerCase()}${rng.int(1, 999)}@example.com`,
+      email_verified: rng.bool(0.8),
+      name: hostile ? HOSTILE_TEXT : `${first} ${last}`,
+      given_name: first,
+      family_name: last,
+      created_at: when,
+      updated_at: when,
+      identities: [
+        { connection: 'Username-Password-Authentication', provider: 'database', user_id: userId, isSocial: false },
+      ],
+    };
+  }
+}

@@ -1,0 +1,198 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type EventType, isEventType } from './event-types.js';
+import { HttpError, sendEmpty, sendJson } from './http-util.js';
+import { offsetPageBody, parseOffsetPage } from './pagination.js';
+import { integerParam, queryError, rejectUnknownParams, single } from './query.js';
+import { ENDPOINT_SCOPES } from './scopes.js';
+import type { EmulatorState } from './state.js';
+import { requireScope } from './tokens.js';
+
+export interface InterfaceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Path segments after `/api/v2`, still percent-encoded. */
+  segments: string[];
+  query: URLSearchParams;
+  /** Rate-limit headers every response carries. */
+  headers: Record<string, string>;
+}
+
+type Handler = (state: EmulatorState, call: InterfaceRequest, params: string[]) => void;
+
+interface Route {
+  method: string;
+  /** Segments; `*` captures one (decoded) path parameter. */
+  pattern: string[];
+  handler: Handler;
+}
+
+const ROUTES: Route[] = [
+  { method: 'GET', pattern: ['rate-limit-policies', '*'], handler: getRateLimitPolicy },
+  { method: 'GET', pattern: ['connections-directory-provisionings'], handler: listProvisionings },
+  { method: 'GET', pattern: ['events'], handler: subscribeToEvents },
+  { method: 'GET', pattern: ['users', '*', 'permissions'], handler: listUserPermissions },
+  { method: 'DELETE', pattern: ['connections', '*', 'users'], handler: deleteConnectionUser },
+];
+
+function pathError(message: string): HttpError {
+  return HttpError.service(400, `Path validation error: '${message}' on property id`, 'invalid_uri');
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw HttpError.service(400, 'Path validation error: malformed percent-encoding', 'invalid_uri');
+  }
+}
+
+function match(segments: string[], pattern: string[]): string[] | undefined {
+  if (segments.length !== pattern.length) return undefined;
+  const params: string[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i];
+    const actual = segments[i] as string;
+    if (expected === '*') params.push(decodeSegment(actual));
+    else if (expected !== actual) return undefined;
+  }
+  return params;
+}
+
+/** Finds the route (404 / 405 when none) and authenticates the caller; handlers then check scope and input. */
+export function routeInterface(state: EmulatorState, call: InterfaceRequest): void {
+  const candidates = ROUTES.map((route) => ({ route, params: match(call.segments, route.pattern) })).filter(
+    (c) => c.params !== undefined,
+  );
+  if (candidates.length === 0) throw HttpError.service(404, 'Not Found');
+  const chosen = candidates.find((c) => c.route.method === call.req.method);
+  if (!chosen) {
+    throw new HttpError(
+      405,
+      { statusCode: 405, error: 'Method Not Allowed', message: 'Method Not Allowed' },
+      {
+        Allow: candidates.map((c) => c.route.method).join(', '),
+      },
+    );
+  }
+  chosen.route.handler(state, call, chosen.params as string[]);
+}
+
+function scopesOf(state: EmulatorState, call: InterfaceRequest): Set<string> {
+  return state.tokens.authenticate(call.req.headers.authorization, call.req.headers.host);
+}
+
+function getRateLimitPolicy(state: EmulatorState, call: InterfaceRequest, [id = '']: string[]): void {
+  requireScope(scopesOf(state, call), ENDPOINT_SCOPES.getRateLimitPolicy);
+  if (id.length === 0) throw pathError('String is too short (0 chars), minimum 1');
+  if (id.length > 26) throw pathError(`String is too long (${id.length} chars), maximum 26`);
+  rejectUnknownParams(call.query, []);
+  const policy = state.data.policies.get(id);
+  if (!policy) throw HttpError.service(404, 'The rate limit policy does not exist.', 'inexistent_rate_limit_policy');
+  sendJson(call.res, 200, policy, call.headers);
+}
+
+function listProvisionings(state: EmulatorState, call: InterfaceRequest): void {
+  requireScope(scopesOf(state, call), ENDPOINT_SCOPES.listProvisionings);
+  rejectUnknownParams(call.query, ['from', 'take']);
+  const take = integerParam(call.query, 'take', { min: 1, max: 100 }) ?? 50;
+  const from = single(call.query, 'from');
+  const start = from === undefined || from === '' ? 0 : state.checkpoints.decode('provisionings', from);
+  const all = state.data.provisionings;
+  const page = all.slice(start, start + take);
+  const body: { directory_provisionings: unknown[]; next?: string } = { directory_provisionings: page };
+  if (start + take < all.length) body.next = state.checkpoints.encode('provisionings', start + take);
+  sendJson(call.res, 200, body, call.headers);
+}
+
+function listUserPermissions(state: EmulatorState, call: InterfaceRequest, [id = '']: string[]): void {
+  requireScope(scopesOf(state, call), ENDPOINT_SCOPES.userPermissions);
+  if (id.length === 0) throw pathError('String is too short (0 chars), minimum 1');
+  rejectUnknownParams(call.query, ['page', 'per_page', 'include_totals']);
+  const page = parseOffsetPage(call.query);
+  const permissions = state.data.permissions.get(id);
+  if (!permissions) throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
+  sendJson(call.res, 200, offsetPageBody(permissions, page, 'permissions'), call.headers);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id = '']: string[]): void {
+  requireScope(scopesOf(state, call), ENDPOINT_SCOPES.deleteConnectionUser);
+  if (id.length === 0) throw pathError('String is too short (0 chars), minimum 1');
+  rejectUnknownParams(call.query, ['email']);
+  const email = single(call.query, 'email');
+  if (email === undefined) throw queryError('Missing required property: email');
+  if (email.length > 254 || !EMAIL.test(email)) {
+    throw queryError(`Object didn't pass validation for format email: ${email}`, 'email');
+  }
+  const connection = state.data.connections.get(id);
+  if (!connection) throw HttpError.service(404, 'The connection does not exist.', 'inexistent_connection');
+  if (!connection.isDatabase) {
+    throw HttpError.service(
+      400,
+      `Only database connections are supported; connection ${connection.id} (${connection.name}) uses the ${connection.strategy} strategy.`,
+      'operation_not_supported',
+    );
+  }
+  const user = connection.users.get(email.toLowerCase());
+  if (!user) throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
+  connection.users.delete(email.toLowerCase());
+  state.events.append(state.now(), 'user.deleted', {
+    ...user,
+    identities: [
+      { connection: connection.name, provider: connection.strategy, user_id: user.user_id, isSocial: false },
+    ],
+  });
+  sendEmpty(call.res, 204, call.headers);
+}
+
+const FROM_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+function subscribeToEvents(state: EmulatorState, call: InterfaceRequest): void {
+  requireScope(scopesOf(state, call), ENDPOINT_SCOPES.events);
+  rejectUnknownParams(call.query, ['from', 'from_timestamp', 'event_type']);
+  const types = call.query.getAll('event_type');
+  for (const type of types) {
+    if (!isEventType(type)) throw queryError(`No enum match for: ${JSON.stringify(type)}`, 'event_type');
+  }
+  const filter = types.length > 0 ? new Set(types as EventType[]) : undefined;
+  const header = call.req.headers['last-event-id'];
+  const lastEventId = Array.isArray(header) ? header[0] : header;
+  const from = lastEventId !== undefined && lastEventId !== '' ? lastEventId : single(call.query, 'from');
+  const fromTimestamp = single(call.query, 'from_timestamp');
+  let start: number;
+  if (from !== undefined && from !== '') {
+    if (from.length > 1024) throw queryError('String is too long, maximum 1024', 'from');
+    const checked = state.events.checkOffset(from);
+    if (!checked.ok && checked.reason === 'expired') {
+      throw HttpError.service(410, 'The cursor has expired; start again from a timestamp.', 'cursor_expired');
+    }
+    if (!checked.ok) throw HttpError.service(400, 'Invalid cursor.', 'invalid_cursor');
+    start = checked.index + 1;
+  } else if (fromTimestamp !== undefined) {
+    if (!FROM_TIMESTAMP.test(fromTimestamp) || Number.isNaN(Date.parse(fromTimestamp))) {
+      throw queryError('Expected a timestamp of the form YYYY-MM-DDTHH:MM:SSZ (20 characters)', 'from_timestamp');
+    }
+    start = state.events.indexAtTime(Date.parse(fromTimestamp));
+  } else {
+    start = state.events.head;
+  }
+  const limit = state.settings.maxStreams;
+  if (state.streams.count >= limit) {
+    throw HttpError.service(403, `Too many concurrent streams (limit ${limit})`, 'too_many_streams');
+  }
+  call.res.writeHead(200, {
+    ...call.headers,
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+  call.res.flushHeaders();
+  call.res.socket?.setNoDelay(true);
+  state.streams.open(call.res, state.events, start, filter, () => ({
+    heartbeatMs: state.settings.heartbeatMs,
+    dropAfterEvents: state.settings.dropStreamsAfter,
+    lifetimeMs: state.settings.streamLifetimeMs,
+  }));
+}

@@ -1,0 +1,78 @@
+import { createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+
+export interface JwtClaims {
+  iss: string;
+  sub: string;
+  aud: string;
+  iat: number;
+  exp: number;
+  scope: string;
+  [claim: string]: unknown;
+}
+
+export interface JsonWebKeySet {
+  keys: Array<Record<string, unknown>>;
+}
+
+export type VerifyResult =
+  | { ok: true; claims: JwtClaims }
+  | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'claims' };
+
+function base64url(input: Buffer | string): string {
+  return Buffer.from(input).toString('base64url');
+}
+
+function decodeJsonPart(part: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An RS256 signing key made at start; its public half is published as a JWKS. */
+export class JwtSigner {
+  readonly kid: string;
+  private readonly privateKey: KeyObject;
+  private readonly publicKey: KeyObject;
+
+  constructor(kid: string) {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    this.kid = kid;
+    this.privateKey = privateKey;
+    this.publicKey = publicKey;
+  }
+
+  sign(claims: JwtClaims): string {
+    const header = base64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: this.kid }));
+    const payload = base64url(JSON.stringify(claims));
+    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), this.privateKey);
+    return `${header}.${payload}.${base64url(signature)}`;
+  }
+
+  jwks(): JsonWebKeySet {
+    const jwk = createPublicKey(this.publicKey).export({ format: 'jwk' }) as Record<string, unknown>;
+    return { keys: [{ ...jwk, kid: this.kid, alg: 'RS256', use: 'sig' }] };
+  }
+
+  /** Checks structure, algorithm, signature and expiry; audience and revocation are the caller's business. */
+  verify(token: string, nowSeconds: number): VerifyResult {
+    const parts = token.split('.');
+    if (parts.length !== 3) return { ok: false, reason: 'malformed' };
+    const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
+    const header = decodeJsonPart(headerPart);
+    const claims = decodeJsonPart(payloadPart);
+    if (!header || !claims || header.alg !== 'RS256') return { ok: false, reason: 'malformed' };
+    const signature = Buffer.from(signaturePart, 'base64url');
+    const valid = verify('sha256', Buffer.from(`${headerPart}.${payloadPart}`), this.publicKey, signature);
+    if (!valid) return { ok: false, reason: 'signature' };
+    if (typeof claims.exp !== 'number' || typeof claims.aud !== 'string' || typeof claims.scope !== 'string') {
+      return { ok: false, reason: 'claims' };
+    }
+    if (claims.exp <= nowSeconds) return { ok: false, reason: 'expired' };
+    return { ok: true, claims: claims as JwtClaims };
+  }
+}

@@ -1,0 +1,466 @@
+import { Random } from './random.js';
+
+/** Strings meant to test the CLI's neutralisation of control characters: an ANSI colour and a bidi override. */
+export const HOSTILE_TEXT = 'corp-\u001b[31mred\u001b[0m-\u202Eexe.txt\u202C';
+
+export type PolicyConfiguration =
+  | { action: 'allow' }
+  | { action: 'block' | 'log'; limit: number }
+  | { action: 'redirect'; limit: number; redirect_uri: string };
+
+export interface RateLimitPolicy {
+  id: string;
+  resource: 'oauth_authentication_api';
+  consumer: 'client';
+  consumer_selector: string;
+  configuration: PolicyConfiguration;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PermissionSource {
+  source_id: string;
+  source_name: string;
+  source_type: 'DIRECT' | 'ROLE';
+}
+
+export interface PermissionEntry {
+  sources: PermissionSource[];
+  resource_server_identifier: string;
+  permission_name: string;
+  resource_server_name: string;
+  description: string;
+}
+
+export interface ProvisioningMapping {
+  svc: string;
+  idp: string;
+}
+
+export interface DirectoryProvisioning {
+  connection_id: string;
+  connection_name: string;
+  strategy: string;
+  mapping: ProvisioningMapping[];
+  synchronize_automatically: boolean;
+  created_at: string;
+  updated_at: string;
+  last_synchronization_at: string;
+  last_synchronization_status: string;
+  last_synchronization_error: string;
+}
+
+export interface ConnectionUser {
+  user_id: string;
+  email: string;
+  name: string;
+  created_at: string;
+}
+
+export interface TenantConnection {
+  id: string;
+  name: string;
+  strategy: string;
+  isDatabase: boolean;
+  /** Keyed by lower-cased e-mail. */
+  users: Map<string, ConnectionUser>;
+}
+
+export interface EmulatorFixtures {
+  /** Every policy id; together they cover each configuration form and each selector form. */
+  policyIds: string[];
+  /** One policy id per configuration action. */
+  policyIdByAction: { allow: string; block: string; log: string; redirect: string };
+  /** An ordinary user with permissions both direct and via roles; its id needs percent-encoding (`|`). */
+  userId: string;
+  /** The user with `permissions` permissions (default 1200). */
+  bulkUserId: string;
+  /** Ids of every ordinary user (userId among them), bulk user excluded. */
+  userIds: string[];
+  databaseConnectionId: string;
+  nonDatabaseConnectionId: string;
+  /** Existing users of the database connection, including `bob+ci@example.com`. */
+  databaseUserEmails: string[];
+  /** The provisioning whose `connection_name` holds an escape sequence and a bidi override. */
+  hostileProvisioningConnectionId: string;
+  /** A permission of `userId` whose `description` holds an escape sequence and a bidi override. */
+  hostilePermissionName: string;
+  /** The hostile string itself, as seeded. */
+  hostileText: string;
+}
+
+export interface SeedData {
+  policies: Map<string, RateLimitPolicy>;
+  permissions: Map<string, PermissionEntry[]>;
+  provisionings: DirectoryProvisioning[];
+  connections: Map<string, TenantConnection>;
+  fixtures: EmulatorFixtures;
+}
+
+export interface SeedOptions {
+  seed: number;
+  users: number;
+  permissions: number;
+  provisionings: number;
+}
+
+/** Fixed data times are counted back from here so that they do not depend on when the emulator starts. */
+const BASE_TIME = Date.UTC(2025, 5, 2, 9, 30, 0);
+const DAY = 86_400_000;
+
+function isoBefore(rng: Random, maxDaysBack: number, base = BASE_TIME): string {
+  return new Date(base - rng.int(0, maxDaysBack * DAY)).toISOString().replace(/\.\d{3}Z$/, '.000Z');
+}
+
+function makePolicies(rng: Random): RateLimitPolicy[] {
+  const specs: Array<[selector: string, configuration: PolicyConfiguration]> = [
+    ['default', { action: 'allow' }],
+    [`client_id:${rng.id(32)}`, { action: 'block', limit: 100 }],
+    ['client_id:https://cimd.example.com/clients/reporting.json', { action: 'log', limit: 50 }],
+    ['cimd_clients', { action: 'redirect', limit: 20, redirect_uri: 'https://status.example.com/slow-down' }],
+    ['third_party_clients', { action: 'block', limit: 0 }],
+    [`client_id:${rng.id(32)}`, { action: 'redirect', limit: 10_000, redirect_uri: 'https://example.com/too-many' }],
+    [`client_id:${rng.id(32)}`, { action: 'allow' }],
+    ['client_id:https://partner.example.org/cimd/client-metadata.json', { action: 'log', limit: 0 }],
+  ];
+  return specs.map(([selector, configuration], index) => {
+    const created = isoBefore(rng, 300);
+    const updated = new Date(Math.min(Date.parse(created) + rng.int(0, 60) * DAY, BASE_TIME)).toISOString();
+    // The first id uses the full 26 characters the spec allows.
+    const id = index === 0 ? `rlp_${rng.id(22)}` : `rlp_${rng.id(18)}`;
+    return {
+      id,
+      resource: 'oauth_authentication_api',
+      consumer: 'client',
+      consumer_selector: selector,
+      configuration,
+      created_at: created,
+      updated_at: updated,
+    };
+  });
+}
+
+interface ResourceServer {
+  identifier: string;
+  name: string;
+  permissions: Array<[name: string, description: string]>;
+}
+
+const RESOURCE_SERVERS: ResourceServer[] = [
+  {
+    identifier: 'https://api.example.com/orders',
+    name: 'Orders API',
+    permissions: [
+      ['read:orders', 'Read orders'],
+      ['create:orders', 'Create orders'],
+      ['update:orders', 'Update orders'],
+      ['delete:orders', 'Delete orders'],
+      ['refund:orders', 'Refund an order'],
+    ],
+  },
+  {
+    identifier: 'https://api.example.com/inventory',
+    name: 'Inventory API',
+    permissions: [
+      ['read:stock', 'Read stock levels'],
+      ['update:stock', 'Adjust stock levels'],
+      ['read:warehouses', 'List warehouses'],
+    ],
+  },
+  {
+    identifier: 'https://billing.example.com/',
+    name: 'Billing',
+    permissions: [
+      ['read:invoices', 'Read invoices'],
+      ['create:invoices', 'Issue invoices'],
+      ['read:payment_methods', 'Read payment methods'],
+    ],
+  },
+  {
+    identifier: 'urn:example:reports',
+    name: 'Reports',
+    permissions: [
+      ['read:reports', 'Read reports'],
+      ['export:reports', 'Export reports as CSV'],
+    ],
+  },
+];
+
+interface Role {
+  id: string;
+  name: string;
+  grants: Array<[serverIndex: number, permissionIndex: number]>;
+}
+
+function makeRoles(rng: Random): Role[] {
+  return [
+    {
+      id: `rol_${rng.id(16)}`,
+      name: 'Order Manager',
+      grants: [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [1, 0],
+      ],
+    },
+    {
+      id: `rol_${rng.id(16)}`,
+      name: 'Viewer',
+      grants: [
+        [0, 0],
+        [1, 0],
+        [1, 2],
+        [2, 0],
+        [3, 0],
+      ],
+    },
+    {
+      id: `rol_${rng.id(16)}`,
+      name: 'Billing Admin',
+      grants: [
+        [2, 0],
+        [2, 1],
+        [2, 2],
+        [0, 4],
+      ],
+    },
+  ];
+}
+
+function permissionsFrom(direct: Array<[number, number]>, roles: Role[]): PermissionEntry[] {
+  const entries = new Map<string, PermissionEntry>();
+  const add = (serverIndex: number, permissionIndex: number, source: PermissionSource) => {
+    const server = RESOURCE_SERVERS[serverIndex];
+    const permission = server?.permissions[permissionIndex];
+    if (!server || !permission) return;
+    const key = `${server.identifier}\u0000${permission[0]}`;
+    let entry = entries.get(key);
+    if (!entry) {
+      entry = {
+        sources: [],
+        resource_server_identifier: server.identifier,
+        permission_name: permission[0],
+        resource_server_name: server.name,
+        description: permission[1],
+      };
+      entries.set(key, entry);
+    }
+    entry.sources.push(source);
+  };
+  for (const [s, p] of direct) add(s, p, { source_id: '', source_name: '', source_type: 'DIRECT' });
+  for (const role of roles) {
+    for (const [s, p] of role.grants) add(s, p, { source_id: role.id, source_name: role.name, source_type: 'ROLE' });
+  }
+  return [...entries.values()].sort(comparePermissions);
+}
+
+function comparePermissions(a: PermissionEntry, b: PermissionEntry): number {
+  if (a.resource_server_identifier !== b.resource_server_identifier) {
+    return a.resource_server_identifier < b.resource_server_identifier ? -1 : 1;
+  }
+  return a.permission_name < b.permission_name ? -1 : a.permission_name > b.permission_name ? 1 : 0;
+}
+
+function makeBulkPermissions(rng: Random, count: number, roles: Role[]): PermissionEntry[] {
+  const out: PermissionEntry[] = [];
+  const verbs = ['read', 'create', 'update', 'delete', 'approve'];
+  for (let i = 0; i < count; i++) {
+    const server = Math.floor(i / 100);
+    const serverId = `https://api.example.com/bulk-${String(server).padStart(2, '0')}`;
+    const verb = verbs[i % verbs.length] as string;
+    const thing = `thing-${String(Math.floor(i / verbs.length)).padStart(4, '0')}`;
+    const role = rng.pick(roles);
+    const sources: PermissionSource[] =
+      i % 3 === 0
+        ? [{ source_id: role.id, source_name: role.name, source_type: 'ROLE' }]
+        : i % 3 === 1
+          ? [{ source_id: '', source_name: '', source_type: 'DIRECT' }]
+          : [
+              { source_id: '', source_name: '', source_type: 'DIRECT' },
+              { source_id: role.id, source_name: role.name, source_type: 'ROLE' },
+            ];
+    out.push({
+      sources,
+      resource_server_identifier: serverId,
+      permission_name: `${verb}:${thing}`,
+      resource_server_name: `Bulk API ${String(server).padStart(2, '0')}`,
+      description: `${verb[0]?.toUpperCase()}${verb.slice(1)} ${thing}`,
+    });
+  }
+  return out.sort(comparePermissions);
+}
+
+const STRATEGIES = ['okta', 'waad', 'google-apps', 'oidc', 'samlp', 'adfs', 'pingfederate'];
+const EXTRA_MAPPINGS: ProvisioningMapping[] = [
+  { svc: 'name', idp: 'displayName' },
+  { svc: 'nickname', idp: 'userName' },
+  { svc: 'phone_number', idp: 'mobilePhone' },
+  { svc: 'app_metadata.department', idp: 'department' },
+  { svc: 'app_metadata.employee_id', idp: 'employeeNumber' },
+  { svc: 'user_metadata.locale', idp: 'preferredLanguage' },
+];
+const SYNC_ERRORS = [
+  'Directory returned 401: the provisioning credentials were revoked',
+  'Timed out after 300 s while listing groups',
+  'Attribute "mail" missing for 3 users',
+];
+
+function makeProvisionings(rng: Random, count: number): { list: DirectoryProvisioning[]; hostileId: string } {
+  const list: DirectoryProvisioning[] = [];
+  const orgs = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'tyrell', 'soylent', 'wonka'];
+  let hostileId = '';
+  for (let i = 0; i < count; i++) {
+    const strategy = rng.pick(STRATEGIES);
+    const connectionId = `con_${rng.id(16)}`;
+    const created = Date.parse(isoBefore(rng, 400));
+    const updated = Math.min(created + rng.int(0, 90) * DAY, BASE_TIME);
+    const lastSync = Math.min(updated + rng.int(0, 30) * DAY + rng.int(0, DAY), BASE_TIME);
+    const roll = rng.next();
+    const status = roll < 0.8 ? 'success' : roll < 0.93 ? 'failed' : 'in_progress';
+    const extras = rng.shuffle(EXTRA_MAPPINGS).slice(0, rng.int(0, 4));
+    const hostile = i === Math.min(7, count - 1);
+    if (hostile) hostileId = connectionId;
+    list.push({
+      connection_id: connectionId,
+      connection_name: hostile ? HOSTILE_TEXT : `${rng.pick(orgs)}-${strategy}-${String(i + 1).padStart(3, '0')}`,
+      strategy,
+      mapping: [
+        { svc: 'email', idp: strategy === 'waad' ? 'userPrincipalName' : 'mail' },
+        { svc: 'family_name', idp: 'sn' },
+        { svc: 'given_name', idp: 'givenName' },
+        ...extras,
+      ],
+      synchronize_automatically: rng.bool(0.7),
+      created_at: new Date(created).toISOString(),
+      updated_at: new Date(updated).toISOString(),
+      last_synchronization_at: new Date(lastSync).toISOString(),
+      last_synchronization_status: status,
+      last_synchronization_error: status === 'failed' ? rng.pick(SYNC_ERRORS) : '',
+    });
+  }
+  return { list, hostileId };
+}
+
+const NAMED_DB_USERS: Array<[email: string, name: string]> = [
+  ['alice@example.com', 'Alice Example'],
+  ['bob+ci@example.com', 'Bob (CI)'],
+  ["o'neil@example.com", "Pat O'Neil"],
+  ['carol.smith@example.co.uk', 'Carol Smith'],
+];
+
+function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmails: string[] } {
+  const db: TenantConnection = {
+    id: `con_${rng.id(16)}`,
+    name: 'Username-Password-Authentication',
+    strategy: 'database',
+    isDatabase: true,
+    users: new Map(),
+  };
+  const emails: string[] = [];
+  const addUser = (email: string, name: string) => {
+    emails.push(email);
+    db.users.set(email.toLowerCase(), {
+      user_id: `db|${rng.hex(24)}`,
+      email,
+      name,
+      created_at: isoBefore(rng, 500),
+    });
+  };
+  for (const [email, name] of NAMED_DB_USERS) addUser(email, name);
+  for (let i = 1; i <= 30; i++) addUser(`user${String(i).padStart(4, '0')}@example.com`, `User ${i}`);
+  const staff: TenantConnection = {
+    id: `con_${rng.id(16)}`,
+    name: 'Staff-Database',
+    strategy: 'database',
+    isDatabase: true,
+    users: new Map(),
+  };
+  staff.users.set('ops@example.com', {
+    user_id: `db|${rng.hex(24)}`,
+    email: 'ops@example.com',
+    name: 'Ops',
+    created_at: isoBefore(rng, 500),
+  });
+  const oidc: TenantConnection = {
+    id: `con_${rng.id(16)}`,
+    name: 'Corporate-OIDC',
+    strategy: 'oidc',
+    isDatabase: false,
+    users: new Map(),
+  };
+  const google: TenantConnection = {
+    id: `con_${rng.id(16)}`,
+    name: 'google-oauth2',
+    strategy: 'google-oauth2',
+    isDatabase: false,
+    users: new Map(),
+  };
+  return { connections: [db, staff, oidc, google], dbEmails: emails };
+}
+
+/** Everything the emulator serves, as a pure function of the options. Called again on reset. */
+export function makeSeedData(options: SeedOptions): SeedData {
+  const rng = new Random(options.seed, 1);
+  const policies = makePolicies(rng);
+  const roles = makeRoles(rng);
+  const permissions = new Map<string, PermissionEntry[]>();
+  const userIds: string[] = [];
+  const hostilePermissionName = 'impersonate:users';
+  for (let u = 1; u <= Math.max(1, options.users); u++) {
+    const userId = `db|user-${String(u).padStart(4, '0')}`;
+    userIds.push(userId);
+    const direct: Array<[number, number]> = [];
+    for (let s = 0; s < RESOURCE_SERVERS.length; s++) {
+      const server = RESOURCE_SERVERS[s] as ResourceServer;
+      for (let p = 0; p < server.permissions.length; p++) if (rng.bool(0.15)) direct.push([s, p]);
+    }
+    const userRoles = roles.filter(() => rng.bool(0.35));
+    if (u === 1) {
+      // The fixture user: direct grants, two roles, and one permission held both ways.
+      direct.push([0, 0], [0, 3], [3, 1]);
+      userRoles.splice(0, userRoles.length, roles[0] as Role, roles[1] as Role);
+    }
+    const entries = permissionsFrom(direct, userRoles);
+    if (u === 1) {
+      entries.push({
+        sources: [{ source_id: '', source_name: '', source_type: 'DIRECT' }],
+        resource_server_identifier: 'https://legacy.example.com/admin',
+        permission_name: hostilePermissionName,
+        resource_server_name: 'Legacy Admin',
+        description: `Act as any user ${HOSTILE_TEXT}`,
+      });
+      entries.sort(comparePermissions);
+    }
+    permissions.set(userId, entries);
+  }
+  const bulkUserId = 'db|user-bulk';
+  permissions.set(bulkUserId, makeBulkPermissions(rng, options.permissions, roles));
+  const provisionings = makeProvisionings(rng, options.provisionings);
+  const { connections, dbEmails } = makeConnections(rng);
+  const byAction = (action: string) => policies.find((p) => p.configuration.action === action)?.id ?? '';
+  return {
+    policies: new Map(policies.map((p) => [p.id, p])),
+    permissions,
+    provisionings: provisionings.list,
+    connections: new Map(connections.map((c) => [c.id, c])),
+    fixtures: {
+      policyIds: policies.map((p) => p.id),
+      policyIdByAction: {
+        allow: byAction('allow'),
+        block: byAction('block'),
+        log: byAction('log'),
+        redirect: byAction('redirect'),
+      },
+      userId: userIds[0] as string,
+      bulkUserId,
+      userIds,
+      databaseConnectionId: connections[0]?.id ?? '',
+      nonDatabaseConnectionId: connections[2]?.id ?? '',
+      databaseUserEmails: dbEmails,
+      hostileProvisioningConnectionId: provisionings.hostileId,
+      hostilePermissionName,
+      hostileText: HOSTILE_TEXT,
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { EventLog } from './event-log.js';
+import type { StreamHub } from './event-stream.js';
+import type { FaultInjector } from './faults.js';
+import type { CheckpointCodec } from './pagination.js';
+import type { Random } from './random.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { RequestLog } from './request-log.js';
+import type { SeedData } from './seed-data.js';
+import type { TokenService } from './tokens.js';
+
+/** The knobs that may change while running (through the control API). */
+export interface EmulatorSettings {
+  latencyMs: number;
+  rateLimit: number;
+  failRate: number;
+  dropStreamsAfter: number;
+  streamLifetimeMs: number;
+  maxStreams: number;
+  heartbeatMs: number;
+  eventRate: number;
+}
+
+/** Everything the request handlers share. */
+export interface EmulatorState {
+  origin: string;
+  data: SeedData;
+  settings: EmulatorSettings;
+  tokens: TokenService;
+  limiter: RateLimiter;
+  faults: FaultInjector;
+  failRandom: Random;
+  events: EventLog;
+  streams: StreamHub;
+  checkpoints: CheckpointCodec;
+  requests: RequestLog;
+  now(): number;
+}

@@ -1,0 +1,136 @@
+import {
+  type EmulatorOptions,
+  type EmulatorSettings,
+  type EventType,
+  type FaultSpec,
+  type LoggedRequest,
+  type RequestCounters,
+  type RunningEmulator,
+  type StreamErrorCode,
+  startEmulator,
+} from '../../src/emulator/server.js';
+
+export type { EmulatorOptions, FaultSpec, LoggedRequest, RequestCounters, RunningEmulator };
+
+/** A running emulator plus a typed client for its control API (`/__emulator/`). */
+export interface TestEmulator extends RunningEmulator {
+  /** The interface base URL, `<url>/api/v2`. */
+  apiUrl: string;
+  /**
+   * Makes the next `count` (default 1) requests whose path starts with `path` fail.
+   * `path` may omit `/api/v2` (`/rate-limit-policies` matches `/api/v2/rate-limit-policies/…`); `/oauth/token` works too.
+   * Kinds: `status` (default; `status` default 503, `retryAfter` seconds adds `Retry-After`, 0 allowed),
+   * `malformed` (200 with invalid JSON), `truncated` (200 cut mid-body), `reset` (connection cut).
+   */
+  failNext(spec: FaultSpec): Promise<void>;
+  /** Shorthand: the next `count` requests to `path` get 429 with `Retry-After: retryAfter` (default 0). */
+  rateLimitNext(path: string, count?: number, retryAfter?: number): Promise<void>;
+  /** Removes every queued fault. */
+  clearFaults(): Promise<void>;
+  /** Adds `ms` before every token and interface response. */
+  setLatency(ms: number): Promise<void>;
+  /** Changes any running setting (latency, rate limit, fail rate, stream drops, stream limit, heartbeat, event rate). */
+  updateSettings(changes: Partial<EmulatorSettings>): Promise<EmulatorSettings>;
+  /** Closes every open event stream now: `end` (default) ends the response, `destroy` cuts the connection. Returns how many. */
+  dropStreams(mode?: 'end' | 'destroy'): Promise<number>;
+  /** From now on every stream is closed by the server after `events` events (0 = never). */
+  dropStreamsEvery(events: number): Promise<void>;
+  /** Sends an `event: error` message with `code` to every open stream, then closes them. Returns how many. */
+  streamError(code: StreamErrorCode, message?: string): Promise<number>;
+  /** Every event offset issued so far answers 410, every checkpoint 400. */
+  expireCursors(): Promise<void>;
+  /** Every access token issued so far answers 401, so clients must fetch a new one. */
+  revokeTokens(): Promise<void>;
+  /**
+   * Appends `count` (default 1) live events of `type` now. `before` is the offset just ahead of them
+   * (`from=<before>` replays exactly these); `offsets` are theirs.
+   */
+  emit(type: EventType, count?: number, object?: unknown): Promise<{ before: string; offsets: string[] }>;
+  /** Recent requests (control API excluded; `authorization` never recorded) and counters. */
+  requests(): Promise<{ requests: LoggedRequest[]; counters: RequestCounters }>;
+  /** Forgets the recorded requests and zeroes the counters. */
+  clearRequests(): Promise<void>;
+  /** Reseeds the data, clears faults, requests and counters, restores the start settings, closes streams. */
+  reset(): Promise<void>;
+  /** Fetches an access token for a client (admin by default) straight from the token endpoint. */
+  token(client?: 'admin' | 'readOnly'): Promise<string>;
+}
+
+async function control<T>(url: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${url}/__emulator${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`emulator control ${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Starts an emulator on a free port with the control API on. Close it with `await emu.close()`. */
+export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<TestEmulator> {
+  const emu = await startEmulator({ ...opts, host: '127.0.0.1', port: 0, control: true });
+  const { url } = emu;
+  return {
+    ...emu,
+    close: () => emu.close(),
+    apiUrl: `${url}/api/v2`,
+    async failNext(spec) {
+      await control(url, 'POST', '/faults', spec);
+    },
+    async rateLimitNext(path, count = 1, retryAfter = 0) {
+      await control(url, 'POST', '/faults', { path, count, status: 429, retryAfter });
+    },
+    async clearFaults() {
+      await control(url, 'DELETE', '/faults');
+    },
+    async setLatency(ms) {
+      await control(url, 'PATCH', '/settings', { latencyMs: ms });
+    },
+    async updateSettings(changes) {
+      return (await control<{ settings: EmulatorSettings }>(url, 'PATCH', '/settings', changes)).settings;
+    },
+    async dropStreams(mode = 'end') {
+      return (await control<{ dropped: number }>(url, 'POST', '/streams/drop', { mode })).dropped;
+    },
+    async dropStreamsEvery(events) {
+      await control(url, 'PATCH', '/settings', { dropStreamsAfter: events });
+    },
+    async streamError(code, message) {
+      return (await control<{ sent: number }>(url, 'POST', '/streams/error', { code, message })).sent;
+    },
+    async expireCursors() {
+      await control(url, 'POST', '/cursors/expire');
+    },
+    async revokeTokens() {
+      await control(url, 'POST', '/tokens/revoke');
+    },
+    emit(type, count = 1, object) {
+      return control(url, 'POST', '/events', { type, count, object });
+    },
+    requests() {
+      return control(url, 'GET', '/requests');
+    },
+    async clearRequests() {
+      await control(url, 'DELETE', '/requests');
+    },
+    async reset() {
+      await control(url, 'POST', '/reset');
+    },
+    async token(client = 'admin') {
+      const c = client === 'admin' ? emu.admin : emu.readOnly;
+      const res = await fetch(`${url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: c.clientId,
+          client_secret: c.clientSecret,
+          audience: `${url}/api/v2/`,
+        }),
+      });
+      if (!res.ok) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { access_token: string }).access_token;
+    },
+  };
+}
