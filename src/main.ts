@@ -39,7 +39,11 @@ function report(err: unknown, session: Session, argv: readonly string[]): number
   const known = err instanceof CliError;
   const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
   const hint = known ? err.hint : 'this is a bug in svcadm; run again with --debug and report what it prints';
-  const format = session.runtime?.format ?? formatFromArgv(argv);
+  const format = session.runtime
+    ? session.runtime.formatChosen
+      ? session.runtime.format
+      : undefined
+    : formatFromArgv(argv);
   if ((format === 'json' || format === 'ndjson') && !(err instanceof Interrupted)) {
     const envelope = {
       error: {

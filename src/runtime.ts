@@ -14,6 +14,8 @@ import { packageVersion } from './version.js';
 /** What a command works with once the global options are known: output, notices, and the service. */
 export class Runtime {
   readonly format: OutputFormat;
+  /** Chosen with -o or --json rather than by the terminal test; only then do errors become a JSON envelope. */
+  readonly formatChosen: boolean;
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly configDir: string;
@@ -27,6 +29,7 @@ export class Runtime {
     this.#ctx = ctx;
     this.#opts = opts;
     this.format = resolveFormat(opts, ctx.io.stdout);
+    this.formatChosen = opts.output !== undefined || opts.json === true;
     this.quiet = opts.quiet === true;
     this.debug = opts.debug === true;
     this.configDir = configDir(ctx.env);
