@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+import { generateKeyPair, type KeyObject, sign, verify } from 'node:crypto';
 
 export interface JwtClaims {
   iss: string;
@@ -39,11 +39,20 @@ export class JwtSigner {
   private readonly privateKey: KeyObject;
   private readonly publicKey: KeyObject;
 
-  constructor(kid: string) {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  private constructor(kid: string, privateKey: KeyObject, publicKey: KeyObject) {
     this.kid = kid;
     this.privateKey = privateKey;
     this.publicKey = publicKey;
+  }
+
+  /** Makes a fresh 2048-bit key off the main thread (it can take a few hundred milliseconds). */
+  static create(kid: string): Promise<JwtSigner> {
+    return new Promise((resolve, reject) => {
+      generateKeyPair('rsa', { modulusLength: 2048 }, (err, publicKey, privateKey) => {
+        if (err) reject(err);
+        else resolve(new JwtSigner(kid, privateKey, publicKey));
+      });
+    });
   }
 
   sign(claims: JwtClaims): string {
@@ -54,7 +63,7 @@ export class JwtSigner {
   }
 
   jwks(): JsonWebKeySet {
-    const jwk = createPublicKey(this.publicKey).export({ format: 'jwk' }) as Record<string, unknown>;
+    const jwk = this.publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
     return { keys: [{ ...jwk, kid: this.kid, alg: 'RS256', use: 'sig' }] };
   }
 

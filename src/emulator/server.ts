@@ -147,6 +147,7 @@ function listen(server: ReturnType<typeof createServer>, host: string, port: num
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
+  const signing = JwtSigner.create(randomBytes(8).toString('hex'));
   const now = options.now ?? Date.now;
   const startedAt = now();
   const seedRandom = new Random(opts.seed, 9);
@@ -168,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  const port = await listen(server, opts.host, opts.port);
+  const [signer, port] = await Promise.all([signing, listen(server, opts.host, opts.port)]);
   const origin = originFor(opts.host, port);
   const tenantDomain = new URL(origin).host;
 
@@ -195,7 +196,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     settings,
     tokens: new TokenService(
       origin,
-      new JwtSigner(randomBytes(8).toString('hex')),
+      signer,
       [admin, readOnly],
       opts.tokenTtlSeconds,
       now,

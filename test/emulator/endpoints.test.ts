@@ -1,0 +1,301 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { api, SseClient, streamUrl } from './support.js';
+
+let emu: TestEmulator;
+let token: string;
+beforeAll(async () => {
+  emu = await startTestEmulator({ eventRate: 0, rateLimit: 0 });
+  token = await emu.token();
+});
+afterAll(() => emu.close());
+beforeEach(() => emu.reset());
+
+const get = (path: string) => api(emu, path, { token });
+
+function expectServiceError(answer: { status: number; json: unknown }, status: number, errorCode: string) {
+  expect(answer.status).toBe(status);
+  expect(answer.json).toMatchObject({ statusCode: status, errorCode });
+  expect(typeof (answer.json as { message: unknown }).message).toBe('string');
+}
+
+describe('GET /rate-limit-policies/{id}', () => {
+  it('serves every configuration form and selector form', async () => {
+    const policies = [];
+    for (const id of emu.fixtures.policyIds) {
+      const answer = await get(`/rate-limit-policies/${id}`);
+      expect(answer.status).toBe(200);
+      policies.push(answer.json as Record<string, unknown> & { configuration: Record<string, unknown> });
+    }
+    for (const p of policies) {
+      expect(Object.keys(p).sort()).toEqual(
+        ['configuration', 'consumer', 'consumer_selector', 'created_at', 'id', 'resource', 'updated_at'].sort(),
+      );
+      expect(p).toMatchObject({ resource: 'oauth_authentication_api', consumer: 'client' });
+      expect(String(p.id).length).toBeLessThanOrEqual(26);
+      const c = p.configuration;
+      if (c.action === 'allow') expect(Object.keys(c)).toEqual(['action']);
+      else if (c.action === 'redirect') {
+        expect(Object.keys(c).sort()).toEqual(['action', 'limit', 'redirect_uri']);
+        expect(String(c.redirect_uri)).toMatch(/^https:\/\//);
+      } else expect(Object.keys(c).sort()).toEqual(['action', 'limit']);
+    }
+    expect(new Set(policies.map((p) => p.configuration.action))).toEqual(
+      new Set(['allow', 'block', 'log', 'redirect']),
+    );
+    const selectors = policies.map((p) => String(p.consumer_selector));
+    expect(selectors).toContain('default');
+    expect(selectors).toContain('cimd_clients');
+    expect(selectors).toContain('third_party_clients');
+    expect(selectors.some((s) => /^client_id:https:\/\//.test(s))).toBe(true);
+    expect(selectors.some((s) => /^client_id:[a-z0-9]+$/.test(s))).toBe(true);
+    expect(emu.fixtures.policyIds.some((id) => id.length === 26)).toBe(true);
+  });
+
+  it('404s an unknown policy and 400s an id over 26 characters', async () => {
+    const missing = await get('/rate-limit-policies/rlp_doesnotexist');
+    expect(missing.json).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'The rate limit policy does not exist.',
+      errorCode: 'inexistent_rate_limit_policy',
+    });
+    expectServiceError(await get(`/rate-limit-policies/${'a'.repeat(27)}`), 400, 'invalid_uri');
+    expectServiceError(await get('/rate-limit-policies/'), 400, 'invalid_uri');
+    expectServiceError(await get('/rate-limit-policies/x?foo=1'), 400, 'invalid_query_string');
+  });
+
+  it('404s unknown paths and 405s a wrong method', async () => {
+    expect((await get('/nothing-here')).status).toBe(404);
+    const answer = await api(emu, `/rate-limit-policies/${emu.fixtures.policyIds[0]}`, { token, method: 'DELETE' });
+    expect(answer.status).toBe(405);
+  });
+});
+
+describe('GET /connections-directory-provisionings', () => {
+  it('pages through every provisioning with opaque checkpoints', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    let from: string | undefined;
+    let pages = 0;
+    do {
+      const answer = await get(
+        `/connections-directory-provisionings?take=100${from ? `&from=${encodeURIComponent(from)}` : ''}`,
+      );
+      expect(answer.status).toBe(200);
+      const body = answer.json as { directory_provisionings: Array<Record<string, unknown>>; next?: string };
+      seen.push(...body.directory_provisionings);
+      from = body.next;
+      pages++;
+    } while (from);
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(260);
+    expect(new Set(seen.map((p) => p.connection_id)).size).toBe(260);
+    const first = seen[0] as Record<string, unknown>;
+    expect(Object.keys(first).sort()).toEqual(
+      [
+        'connection_id',
+        'connection_name',
+        'created_at',
+        'last_synchronization_at',
+        'last_synchronization_error',
+        'last_synchronization_status',
+        'mapping',
+        'strategy',
+        'synchronize_automatically',
+        'updated_at',
+      ].sort(),
+    );
+    for (const m of first.mapping as Array<Record<string, unknown>>)
+      expect(Object.keys(m).sort()).toEqual(['idp', 'svc']);
+    const hostile = seen.find((p) => p.connection_id === emu.fixtures.hostileProvisioningConnectionId);
+    expect(hostile?.connection_name).toBe(emu.fixtures.hostileText);
+    expect(emu.fixtures.hostileText).toContain('\u001b[31m');
+  });
+
+  it('defaults take to 50 and omits next on the last page', async () => {
+    const first = (await get('/connections-directory-provisionings')).json as {
+      directory_provisionings: unknown[];
+      next: string;
+    };
+    expect(first.directory_provisionings).toHaveLength(50);
+    expect(first.next).toMatch(/^[A-Za-z0-9_.-]+$/);
+    const small = await startTestEmulator({ eventRate: 0, provisionings: 3 });
+    try {
+      const body = (await api(small, '/connections-directory-provisionings?take=3')).json as Record<string, unknown>;
+      expect(body).not.toHaveProperty('next');
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('validates take and from', async () => {
+    for (const take of ['0', '101', 'abc', '1.5', '-1']) {
+      expectServiceError(await get(`/connections-directory-provisionings?take=${take}`), 400, 'invalid_query_string');
+    }
+    expect((await get('/connections-directory-provisionings?take=1')).status).toBe(200);
+    expect((await get('/connections-directory-provisionings?take=100')).status).toBe(200);
+    const bad = await get('/connections-directory-provisionings?from=garbage');
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ message: 'Invalid pagination cursor' });
+    const { next } = (await get('/connections-directory-provisionings?take=1')).json as { next: string };
+    const tampered = `${next.slice(0, 5)}${next[5] === 'A' ? 'B' : 'A'}${next.slice(6)}`;
+    expect((await get(`/connections-directory-provisionings?from=${tampered}`)).status).toBe(400);
+    await emu.expireCursors();
+    const expired = await get(`/connections-directory-provisionings?from=${next}`);
+    expect(expired.status).toBe(400);
+    expect(expired.json).toMatchObject({ message: 'Invalid pagination cursor' });
+  });
+
+  it('refuses a checkpoint older than 24 hours', async () => {
+    let now = Date.now();
+    const clocked = await startTestEmulator({ eventRate: 0, now: () => now });
+    try {
+      const { next } = (await api(clocked, '/connections-directory-provisionings?take=1')).json as { next: string };
+      now += 23 * 3600_000;
+      expect((await api(clocked, `/connections-directory-provisionings?from=${next}`)).status).toBe(200);
+      now += 2 * 3600_000;
+      expect((await api(clocked, `/connections-directory-provisionings?from=${next}`)).status).toBe(400);
+    } finally {
+      await clocked.close();
+    }
+  });
+});
+
+describe('GET /users/{id}/permissions', () => {
+  const path = (id: string, query = '') => `/users/${encodeURIComponent(id)}/permissions${query}`;
+
+  it('lists permissions with sources, direct and through roles', async () => {
+    const answer = await get(path(emu.fixtures.userId));
+    expect(answer.status).toBe(200);
+    const list = answer.json as Array<{
+      sources: Array<Record<string, string>>;
+      permission_name: string;
+      description: string;
+    }>;
+    expect(Array.isArray(list)).toBe(true);
+    for (const entry of list) {
+      expect(Object.keys(entry).sort()).toEqual(
+        ['description', 'permission_name', 'resource_server_identifier', 'resource_server_name', 'sources'].sort(),
+      );
+      expect(entry.sources.length).toBeGreaterThan(0);
+    }
+    const types = new Set(list.flatMap((e) => e.sources.map((s) => s.source_type)));
+    expect(types).toEqual(new Set(['DIRECT', 'ROLE']));
+    expect(list.some((e) => e.sources.length > 1)).toBe(true);
+    const role = list.flatMap((e) => e.sources).find((s) => s.source_type === 'ROLE');
+    expect(role?.source_id).toMatch(/^rol_/);
+    expect(role?.source_name).toBeTruthy();
+    const hostile = list.find((e) => e.permission_name === emu.fixtures.hostilePermissionName);
+    expect(hostile?.description).toContain('\u001b[31m');
+  });
+
+  it('pages the bulk user with include_totals and returns an empty page past the end', async () => {
+    const all: unknown[] = [];
+    for (let page = 0; ; page++) {
+      const body = (await get(path(emu.fixtures.bulkUserId, `?per_page=100&page=${page}&include_totals=true`)))
+        .json as {
+        start: number;
+        limit: number;
+        total: number;
+        permissions: unknown[];
+      };
+      expect(body).toMatchObject({ start: page * 100, limit: 100, total: 1200 });
+      all.push(...body.permissions);
+      if (body.permissions.length < 100) break;
+    }
+    expect(all).toHaveLength(1200);
+    const past = await get(path(emu.fixtures.bulkUserId, '?per_page=50&page=100'));
+    expect(past.json).toEqual([]);
+    const pastTotals = await get(path(emu.fixtures.bulkUserId, '?per_page=50&page=100&include_totals=true'));
+    expect(pastTotals.json).toEqual({ start: 5000, limit: 50, total: 1200, permissions: [] });
+    const defaults = (await get(path(emu.fixtures.bulkUserId))).json as unknown[];
+    expect(defaults).toHaveLength(50);
+  });
+
+  it('validates page, per_page and include_totals, and 404s an unknown user', async () => {
+    for (const query of [
+      '?per_page=0',
+      '?per_page=101',
+      '?per_page=x',
+      '?page=-1',
+      '?page=1.5',
+      '?include_totals=yes',
+    ]) {
+      expectServiceError(await get(path(emu.fixtures.userId, query)), 400, 'invalid_query_string');
+    }
+    expect((await get(path(emu.fixtures.userId, '?per_page=1&page=0'))).status).toBe(200);
+    expectServiceError(await get(path('db|nobody')), 404, 'inexistent_user');
+    expect((await get(path('db|nobody'))).json).toMatchObject({ message: 'The user does not exist.' });
+  });
+
+  it('decodes the percent-encoded user id', async () => {
+    expect(emu.fixtures.userId).toContain('|');
+    await emu.clearRequests();
+    await get(path(emu.fixtures.userId));
+    const { requests } = await emu.requests();
+    expect(requests.at(-1)?.path).toBe(`/api/v2/users/${encodeURIComponent(emu.fixtures.userId)}/permissions`);
+  });
+});
+
+describe('DELETE /connections/{id}/users', () => {
+  const del = (connection: string, query: string, headers: Record<string, string> = {}) =>
+    api(emu, `/connections/${encodeURIComponent(connection)}/users${query}`, { token, method: 'DELETE', headers });
+
+  it('deletes for real: 204 without a body, then 404', async () => {
+    const email = 'bob+ci@example.com';
+    expect(emu.fixtures.databaseUserEmails).toContain(email);
+    await emu.clearRequests();
+    const first = await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`, {
+      'X-Correlation-ID': 'corr-123',
+    });
+    expect(first.status).toBe(204);
+    expect(first.text).toBe('');
+    expect(first.headers['x-ratelimit-limit']).toBeDefined();
+    const { requests } = await emu.requests();
+    const logged = requests.at(-1);
+    expect(new URLSearchParams(logged?.query).get('email')).toBe(email);
+    expect(logged?.headers['x-correlation-id']).toBe('corr-123');
+    expect(logged?.headers).not.toHaveProperty('authorization');
+    expectServiceError(
+      await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`),
+      404,
+      'inexistent_user',
+    );
+    await emu.reset();
+    expect((await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`)).status).toBe(204);
+  });
+
+  it('emits user.deleted to open streams', async () => {
+    const stream = await SseClient.open(streamUrl(emu, 'event_type=user.deleted'), token);
+    try {
+      await stream.waitFor(() => stream.raw.includes('retry: 2000'));
+      expect((await del(emu.fixtures.databaseConnectionId, '?email=alice%40example.com')).status).toBe(204);
+      await stream.waitFor(() => stream.events.length === 1);
+      const payload = JSON.parse(stream.events[0]?.data ?? '{}') as {
+        event: { type: string; data: { object: { email: string } } };
+      };
+      expect(payload.event.type).toBe('user.deleted');
+      expect(payload.event.data.object.email).toBe('alice@example.com');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('refuses non-database connections, unknown connections and bad e-mails', async () => {
+    const nonDb = await del(emu.fixtures.nonDatabaseConnectionId, '?email=alice%40example.com');
+    expectServiceError(nonDb, 400, 'operation_not_supported');
+    expect((nonDb.json as { message: string }).message).toMatch(/Only database connections/);
+    expectServiceError(await del('con_unknown', '?email=alice%40example.com'), 404, 'inexistent_connection');
+    expectServiceError(await del(emu.fixtures.databaseConnectionId, ''), 400, 'invalid_query_string');
+    expectServiceError(
+      await del(emu.fixtures.databaseConnectionId, '?email=not-an-email'),
+      400,
+      'invalid_query_string',
+    );
+    expectServiceError(
+      await del(emu.fixtures.databaseConnectionId, '?email=nobody%40example.com'),
+      404,
+      'inexistent_user',
+    );
+  });
+});
