@@ -1,3 +1,4 @@
+import chalk from 'chalk';
 import { Box, renderToString, Text } from 'ink';
 import type { Cell, TableSpec } from './table-model.js';
 
@@ -57,5 +58,11 @@ export function TableView({ spec, color }: { spec: TableSpec; color: boolean }) 
 
 /** Renders a one-shot table for a terminal of the given width. */
 export function renderTable(spec: TableSpec, color: boolean, columns: number): string {
+  useColorLevel(color);
   return `${renderToString(<TableView spec={spec} color={color} />, { columns })}\n`;
+}
+
+/** Ink colours through chalk, which guesses from the process; our decision (flags, NO_COLOR, FORCE_COLOR) wins. */
+export function useColorLevel(color: boolean): void {
+  chalk.level = color ? (Math.max(chalk.level, 1) as typeof chalk.level) : 0;
 }
