@@ -1,7 +1,10 @@
 import { Command, type HelpContext, Option } from 'commander';
 import { registerAuthCommands } from './commands/auth.js';
+import { registerConnectionsCommands } from './commands/connections.js';
 import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
+import { registerProvisioningsCommands } from './commands/provisionings.js';
+import { registerUsersCommands } from './commands/users.js';
 import { OUTPUT_FORMATS } from './render/output.js';
 import type { Session } from './session.js';
 import { packageVersion } from './version.js';
@@ -68,5 +71,8 @@ export function buildProgram(session: Session): Command {
   registerProfilesCommands(program, session);
   registerAuthCommands(program, session);
   registerPoliciesCommands(program, session);
+  registerProvisioningsCommands(program, session);
+  registerUsersCommands(program, session);
+  registerConnectionsCommands(program, session);
   return program;
 }

@@ -64,3 +64,18 @@ export interface EventPayload {
   error?: { code?: string; message?: string; offset?: string };
   [key: string]: unknown;
 }
+
+/** A `sources` entry as the service sends it (the spec leaves the type open: read it leniently). */
+export interface PermissionSource {
+  source_id?: string;
+  source_name?: string;
+  source_type?: string;
+}
+
+/** What `connections delete-user` reports. */
+export interface DeleteUserResult {
+  deleted: boolean;
+  connection_id: string;
+  email: string;
+  correlation_id: string;
+}

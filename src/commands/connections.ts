@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { deleteConnectionUser, isUserNotFound } from '../api/endpoints.js';
+import type { DeleteUserResult } from '../api/types.js';
+import { ApiError, UsageError } from '../errors.js';
+import { neutralize } from '../render/sanitize.js';
+import type { Runtime } from '../runtime.js';
+import { action, examples, type Session } from '../session.js';
+import { askLine } from '../util/prompt.js';
+
+/** What the service logs of `X-Correlation-ID`. */
+export const CORRELATION_ID_LOGGED = 64;
+/** Longer values are refused before sending: they would only be cut. */
+export const CORRELATION_ID_MAX = 1024;
+export const EMAIL_MAX = 254;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Visible ASCII and inner spaces: what an HTTP header value can carry unchanged.
+const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+export interface DeleteUserRaw {
+  email?: string;
+  yes?: boolean;
+  ifExists?: boolean;
+  correlationId?: string;
+}
+
+export interface DeleteUserOptions {
+  connectionId: string;
+  email: string;
+  yes: boolean;
+  ifExists: boolean;
+  /** Undefined: generate one. */
+  correlationId: string | undefined;
+}
+
+export function parseEmail(email: string | undefined): string {
+  if (email === undefined) throw new UsageError('--email is required', 'the e-mail of the user to delete');
+  if (email.length > EMAIL_MAX || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) {
+    throw new UsageError(`--email '${email}' is not a valid e-mail address`);
+  }
+  return email;
+}
+
+export function parseDeleteUserOptions(connectionId: string, raw: DeleteUserRaw): DeleteUserOptions {
+  if (connectionId.trim() === '') throw new UsageError('the connection id must not be empty');
+  const email = parseEmail(raw.email);
+  const correlationId = raw.correlationId;
+  if (correlationId !== undefined) {
+    if (!HEADER_SAFE.test(correlationId)) {
+      throw new UsageError('--correlation-id must be visible ASCII characters (spaces only inside)');
+    }
+    if (correlationId.length > CORRELATION_ID_MAX) {
+      throw new UsageError(
+        `--correlation-id must be at most ${CORRELATION_ID_MAX} characters, got ${correlationId.length}`,
+      );
+    }
+  }
+  return { connectionId, email, yes: raw.yes === true, ifExists: raw.ifExists === true, correlationId };
+}
+
+export function registerConnectionsCommands(program: Command, session: Session): void {
+  const group = program.command('connections').description('connections of the tenant');
+  group
+    .command('delete-user')
+    .description('delete one user of a database connection by e-mail (DELETE /connections/{id}/users)')
+    .argument('<connection-id>', 'id of the database connection, e.g. con_0aB1…')
+    .option('--email <email>', `e-mail of the user to delete (required; at most ${EMAIL_MAX} characters)`)
+    .option('-y, --yes', 'do not ask for confirmation (required off a terminal)')
+    .option('--if-exists', 'succeed with "no change" when the user does not exist')
+    .option(
+      '--correlation-id <id>',
+      `X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first ${CORRELATION_ID_LOGGED} characters)`,
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'svcadm connections delete-user con_0aB1cD2eF3 --email bob+ci@example.com',
+        'svcadm connections delete-user con_0aB1cD2eF3 --email bob@example.com --yes --if-exists -o json',
+        'svcadm connections delete-user con_0aB1cD2eF3 --email bob@example.com --yes --correlation-id "$CI_JOB_ID"',
+      ),
+    )
+    .action(
+      action<[string], DeleteUserRaw>(session, (rt, [connectionId], opts) =>
+        runDeleteUser(rt, parseDeleteUserOptions(connectionId, opts)),
+      ),
+    );
+}
+
+export async function runDeleteUser(rt: Runtime, opts: DeleteUserOptions): Promise<void> {
+  const { io } = rt.ctx;
+  if (!opts.yes && io.stdin.isTTY !== true) {
+    throw new UsageError('refusing to delete without confirmation: not a terminal', 'pass --yes to delete');
+  }
+  const tenant = new URL(rt.credentials().origin).host;
+  if (!opts.yes) {
+    const question = `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
+    const answer = (await askLine(io, question)).trim().toLowerCase();
+    if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was deleted');
+  }
+  const correlationId = opts.correlationId ?? randomUUID();
+  if (correlationId.length > CORRELATION_ID_LOGGED) {
+    rt.warn(
+      `the correlation id is ${correlationId.length} characters; the tenant logs only the first ${CORRELATION_ID_LOGGED}: ${correlationId.slice(0, CORRELATION_ID_LOGGED)}`,
+    );
+  }
+  let deleted = true;
+  try {
+    await deleteConnectionUser(rt.api(), opts.connectionId, opts.email, correlationId);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (!(opts.ifExists && isUserNotFound(err))) throw withCorrelationHint(err, correlationId);
+    deleted = false;
+  }
+  const result: DeleteUserResult = {
+    deleted,
+    connection_id: opts.connectionId,
+    email: opts.email,
+    correlation_id: correlationId,
+  };
+  if (rt.format !== 'table') return rt.print(result, () => ({ kind: 'detail', rows: [] }));
+  const who = `${neutralize(opts.email)} ${deleted ? 'from' : 'in'} connection ${neutralize(opts.connectionId)}`;
+  await rt.write(deleted ? `Deleted ${who}\n` : `No change: no user ${who}\n`);
+  rt.notice(`Correlation id: ${correlationId}`);
+}
+
+/** The service's error, with the correlation id in its hint, so a failed delete can be found in the logs too. */
+function withCorrelationHint(err: ApiError, correlationId: string): ApiError {
+  const hint = `${err.hint ? `${err.hint}; ` : ''}correlation id ${correlationId}`;
+  return new ApiError(err.status ?? 0, err.message, {
+    ...(err.code ? { code: err.code } : {}),
+    headers: err.headers,
+    body: err.body,
+    hint,
+  });
+}

@@ -1,0 +1,187 @@
+import type { Command } from 'commander';
+import { listUserPermissions, permissionItems } from '../api/endpoints.js';
+import { deduplicator, orderedPages } from '../api/paginate.js';
+import type { PermissionSource, UserPermission } from '../api/types.js';
+import { UsageError } from '../errors.js';
+import { listWriter } from '../render/list-writer.js';
+import { fetchedText, progressLine } from '../render/progress.js';
+import { neutralize } from '../render/sanitize.js';
+import { cell, type ListTable } from '../render/table-model.js';
+import type { Runtime } from '../runtime.js';
+import { action, examples, type Session } from '../session.js';
+import { parseIntegerOption } from '../util/duration.js';
+import { shellWord } from '../util/shell-word.js';
+
+export const PER_PAGE_MIN = 1;
+export const PER_PAGE_MAX = 100;
+export const CONCURRENCY_DEFAULT = 4;
+export const CONCURRENCY_MAX = 16;
+/** The service's default page size is half its maximum: 25 (public cloud) or 50 (private cloud). */
+const DEFAULT_PAGE_SIZES = [25, 50];
+
+export interface UserPermissionsRaw {
+  page?: string;
+  perPage?: string;
+  includeTotals?: boolean;
+  all?: boolean;
+  concurrency?: string;
+}
+
+export interface UserPermissionsOptions {
+  userId: string;
+  page: number | undefined;
+  perPage: number | undefined;
+  includeTotals: boolean;
+  all: boolean;
+  concurrency: number;
+}
+
+export function parseUserPermissionsOptions(userId: string, raw: UserPermissionsRaw): UserPermissionsOptions {
+  if (userId.trim() === '') throw new UsageError('the user id must not be empty');
+  const all = raw.all === true;
+  if (all && raw.page !== undefined) {
+    throw new UsageError('--all cannot be combined with --page', '--all starts at page 0 and fetches every page');
+  }
+  const page = raw.page === undefined ? undefined : parseIntegerOption(raw.page, '--page', 0);
+  const perPage =
+    raw.perPage === undefined ? undefined : parseIntegerOption(raw.perPage, '--per-page', PER_PAGE_MIN, PER_PAGE_MAX);
+  const concurrency =
+    raw.concurrency === undefined
+      ? CONCURRENCY_DEFAULT
+      : parseIntegerOption(raw.concurrency, '--concurrency', 1, CONCURRENCY_MAX);
+  return { userId, page, perPage, includeTotals: raw.includeTotals === true, all, concurrency };
+}
+
+export function registerUsersCommands(program: Command, session: Session): void {
+  const group = program.command('users').description('users of the tenant');
+  group
+    .command('permissions')
+    .description(
+      'list the permissions of a user, direct and from directly assigned roles (GET /users/{id}/permissions)',
+    )
+    .argument('<user-id>', 'id of the user, e.g. auth0|64b…')
+    .option('--page <n>', 'page index, 0 or more (first page is 0)')
+    .option('--per-page <n>', `results per page, ${PER_PAGE_MIN} to ${PER_PAGE_MAX} (--all uses ${PER_PAGE_MAX})`)
+    .option('--include-totals', 'return the page inside an object with the total count (json)')
+    .option('--all', 'fetch every page and print every permission once, in order (not with --page)')
+    .option(
+      '--concurrency <n>',
+      `pages fetched at once with --all, 1 to ${CONCURRENCY_MAX} (default ${CONCURRENCY_DEFAULT}; fewer while the rate limit runs low)`,
+    )
+    .addHelpText(
+      'after',
+      examples(
+        "svcadm users permissions 'db|64b0c1…'",
+        "svcadm users permissions 'db|64b0c1…' --page 1 --per-page 50 --include-totals -o json",
+        "svcadm users permissions 'db|64b0c1…' --all -o ndjson | jq -r .permission_name",
+      ),
+    )
+    .action(
+      action<[string], UserPermissionsRaw>(session, (rt, [userId], opts) =>
+        runUserPermissions(rt, parseUserPermissionsOptions(userId, opts)),
+      ),
+    );
+}
+
+export async function runUserPermissions(rt: Runtime, opts: UserPermissionsOptions): Promise<void> {
+  if (opts.all) return listAll(rt, opts);
+  const { data } = await listUserPermissions(rt.api(), opts.userId, {
+    page: opts.page,
+    perPage: opts.perPage,
+    includeTotals: opts.includeTotals,
+  });
+  const items = permissionItems(data);
+  await rt.print(rt.format === 'ndjson' ? items : data, () => permissionsTable(items));
+  if (rt.format === 'table' && hasMore(data, items.length, opts)) {
+    const page = opts.page ?? 0;
+    const perPage = opts.perPage === undefined ? '' : ` --per-page ${opts.perPage}`;
+    const totals = opts.includeTotals ? ' --include-totals' : '';
+    rt.notice(
+      `Next page: svcadm users permissions ${shellWord(neutralize(opts.userId))} --page ${page + 1}${perPage}${totals}`,
+    );
+  }
+}
+
+/** A page shorter than the page size is the last; with totals the count says it exactly. */
+function hasMore(
+  data: UserPermission[] | { start?: number; total?: number },
+  count: number,
+  opts: UserPermissionsOptions,
+) {
+  if (count === 0) return false;
+  if (!Array.isArray(data) && typeof data.total === 'number') {
+    const start = typeof data.start === 'number' ? data.start : (opts.page ?? 0) * (opts.perPage ?? count);
+    return start + count < data.total;
+  }
+  return opts.perPage === undefined ? DEFAULT_PAGE_SIZES.includes(count) : count >= opts.perPage;
+}
+
+async function listAll(rt: Runtime, opts: UserPermissionsOptions): Promise<void> {
+  const api = rt.api();
+  const perPage = opts.perPage ?? PER_PAGE_MAX;
+  const out = listWriter<UserPermission>(rt, permissionsTable);
+  const unique = deduplicator<UserPermission>(permissionKey);
+  const progress = progressLine(rt);
+  try {
+    // The first page, with the total, tells how many pages to fetch concurrently.
+    const first = await listUserPermissions(api, opts.userId, { page: 0, perPage, includeTotals: true });
+    const firstItems = permissionItems(first.data);
+    const total = Array.isArray(first.data) ? undefined : first.data.total;
+    let fetched = firstItems.length;
+    progress.update(fetchedText(fetched, total));
+    await out.add(unique(firstItems));
+    const pages = orderedPages<UserPermission>({
+      fetchPage: async (page) => {
+        const { data, headers } = await listUserPermissions(api, opts.userId, { page, perPage });
+        return { items: permissionItems(data), headers };
+      },
+      from: 1,
+      knownEnd: typeof total === 'number' ? Math.ceil(total / perPage) : 1,
+      perPage,
+      previousPageFull: firstItems.length >= perPage,
+      concurrency: opts.concurrency,
+      onWindow: (window) => rt.trace(`pagination: ${window} request(s) at once (rate-limit headers)`),
+    });
+    for await (const page of pages) {
+      fetched += page.items.length;
+      progress.update(fetchedText(fetched, total === undefined ? undefined : Math.max(total, fetched)));
+      await out.add(unique(page.items));
+    }
+  } finally {
+    progress.done();
+  }
+  await out.end();
+}
+
+function permissionKey(p: UserPermission): string {
+  if (p.resource_server_identifier === undefined && p.permission_name === undefined) return JSON.stringify(p);
+  return `${p.resource_server_identifier ?? ''}\u0000${p.permission_name ?? ''}`;
+}
+
+export function permissionsTable(items: readonly UserPermission[]): ListTable {
+  return {
+    kind: 'list',
+    columns: ['permission', 'api', 'identifier', 'description', 'source'],
+    rows: items.map((p) => [
+      cell(p.permission_name),
+      cell(p.resource_server_name),
+      cell(p.resource_server_identifier),
+      cell(p.description),
+      cell(summarizeSources(p.sources)),
+    ]),
+  };
+}
+
+/** `direct`, `role Admin`, or both: where a permission comes from. The spec leaves the shape open. */
+export function summarizeSources(sources: unknown): string | undefined {
+  if (sources === undefined || sources === null) return undefined;
+  if (!Array.isArray(sources)) return typeof sources === 'string' ? sources : JSON.stringify(sources);
+  const parts = sources.map((source: unknown) => {
+    if (typeof source !== 'object' || source === null) return String(source);
+    const { source_type: type, source_name: name, source_id: id } = source as PermissionSource;
+    const kind = typeof type === 'string' && type !== '' ? type.toLowerCase() : 'source';
+    const label = name || id;
+    return kind === 'direct' || !label ? kind : `${kind} ${label}`;
+  });
+  return [...new Set(parts)].join(', ');
+}
