@@ -1,0 +1,106 @@
+// Start-up and one-shot request cost of svcadm against floors measured in the same run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(root, 'bin', 'svcadm.js');
+
+export function timeProcess(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}: ${err}`));
+      else resolve({ ms, out });
+    });
+  });
+}
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Runs a and b alternately `pairs` times (order flipped every other pair) and returns both medians. */
+export async function pairwise(pairs, a, b) {
+  const ta = [];
+  const tb = [];
+  await a();
+  await b(); // warm the file cache
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) {
+      ta.push((await a()).ms);
+      tb.push((await b()).ms);
+    } else {
+      tb.push((await b()).ms);
+      ta.push((await a()).ms);
+    }
+  }
+  return { a: median(ta), b: median(tb) };
+}
+
+const FLOOR_GET = `
+const http = require('node:http');
+http.get(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } }, (res) => {
+  let body = ''; res.on('data', (c) => { body += c; }); res.on('end', () => process.stdout.write(body));
+});`;
+
+export async function run({ pairs = 11 } = {}) {
+  const { startEmulator } = await import('../../dist/emulator/server.js');
+  const emu = await startEmulator({ port: 0, rateLimit: 0 });
+  try {
+    const env = { ...emu.env, SVCADM_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svcadm-bench-')) };
+    const token = (await timeProcess([BIN, 'auth', 'token'], env)).out.trim(); // fills the token cache
+    const id = emu.fixtures.policyIds[0];
+    const version = await pairwise(
+      pairs,
+      () => timeProcess(['-e', '0']),
+      () => timeProcess([BIN, '--version']),
+    );
+    const get = await pairwise(
+      pairs,
+      () => timeProcess(['-e', FLOOR_GET], { URL: `${emu.url}/api/v2/rate-limit-policies/${id}`, TOKEN: token }),
+      () => timeProcess([BIN, 'policies', 'get', id, '-o', 'json'], env),
+    );
+    return [
+      {
+        name: 'svcadm --version vs node -e 0',
+        baseline: version.a,
+        measured: version.b,
+        ratio: version.b / version.a,
+        target: '<= 1.5x',
+        ok: version.b / version.a <= 1.5,
+      },
+      {
+        name: 'policies get -o json (cached token) vs node:http GET',
+        baseline: get.a,
+        measured: get.b,
+        ratio: get.b / get.a,
+        target: '<= 2.0x',
+        ok: get.b / get.a <= 2.0,
+      },
+    ];
+  } finally {
+    await emu.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const r of await run()) {
+    console.log(`${r.name}: ${r.measured.toFixed(1)} ms vs ${r.baseline.toFixed(1)} ms = ${r.ratio.toFixed(2)}x (target ${r.target})`);
+  }
+}
