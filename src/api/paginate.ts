@@ -35,11 +35,12 @@ export interface OrderedPagesOptions<T> {
   fetchPage: (index: number) => Promise<Page<T>>;
   /** First page index to fetch. */
   from: number;
-  /** Pages before this index are known to exist (from the total) and are fetched concurrently. */
-  knownEnd: number;
+  /**
+   * End (exclusive) of the pages known from the total: fetched concurrently. Undefined when the total is unknown:
+   * then one page at a time until a page comes back shorter than `perPage`.
+   */
+  knownEnd: number | undefined;
   perPage: number;
-  /** Whether the page before `from` (fetched by the caller) was full; past `knownEnd` only full pages go on. */
-  previousPageFull: boolean;
   /** Most requests in flight at once. */
   concurrency: number;
   /** Called when the number of requests in flight changes because of the rate-limit headers. */
@@ -57,7 +58,6 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 
 /**
  * Offset pages `from`, `from + 1`, … yielded strictly in order while up to `concurrency` are fetched at once.
- * Past `knownEnd` it goes on one page at a time while pages come back full (the list may have grown).
  * At most `concurrency` pages are held, and new requests start only as the caller takes pages, so memory stays
  * bounded by the window however slow the reader is.
  */
@@ -67,15 +67,16 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
   let nextToFetch = options.from;
   let nextToYield = options.from;
   let window = concurrency;
-  let lastFull = options.previousPageFull;
+  let lastFull = true;
+  const start = (index: number) => {
+    pending.set(index, settle(fetchPage(index)));
+    nextToFetch = index + 1;
+  };
   for (;;) {
-    while (pending.size < window && nextToFetch < knownEnd) {
-      pending.set(nextToFetch, settle(fetchPage(nextToFetch)));
-      nextToFetch++;
-    }
-    if (pending.size === 0 && nextToFetch >= knownEnd && lastFull && nextToFetch === nextToYield) {
-      pending.set(nextToFetch, settle(fetchPage(nextToFetch)));
-      nextToFetch++;
+    if (knownEnd !== undefined) {
+      while (pending.size < window && nextToFetch < knownEnd) start(nextToFetch);
+    } else if (pending.size === 0 && lastFull) {
+      start(nextToFetch);
     }
     const head = pending.get(nextToYield);
     if (!head) return;

@@ -136,13 +136,14 @@ async function listAll(rt: Runtime, opts: UserPermissionsOptions): Promise<void>
         return { items: permissionItems(data), headers };
       },
       from: 1,
-      knownEnd: typeof total === 'number' ? Math.ceil(total / perPage) : 1,
+      // Without a total (the service ignored include_totals), go on page by page only after a full first page.
+      knownEnd: typeof total === 'number' ? Math.ceil(total / perPage) : firstItems.length < perPage ? 1 : undefined,
       perPage,
-      previousPageFull: firstItems.length >= perPage,
       concurrency: opts.concurrency,
       onWindow: (window) => rt.trace(`pagination: ${window} request(s) at once (rate-limit headers)`),
     });
     for await (const page of pages) {
+      if (page.items.length === 0) continue;
       fetched += page.items.length;
       progress.update(fetchedText(fetched, total === undefined ? undefined : Math.max(total, fetched)));
       await out.add(unique(page.items));
@@ -161,13 +162,14 @@ function permissionKey(p: UserPermission): string {
 export function permissionsTable(items: readonly UserPermission[]): ListTable {
   return {
     kind: 'list',
-    columns: ['permission', 'api', 'identifier', 'description', 'source'],
+    // Free-text description last: on a narrow terminal it is the column that gets cut.
+    columns: ['permission', 'api', 'identifier', 'source', 'description'],
     rows: items.map((p) => [
       cell(p.permission_name),
       cell(p.resource_server_name),
       cell(p.resource_server_identifier),
-      cell(p.description),
       cell(summarizeSources(p.sources)),
+      cell(p.description),
     ]),
   };
 }

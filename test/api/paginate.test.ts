@@ -1,0 +1,257 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import {
+  type CheckpointPage,
+  checkpointPages,
+  deduplicator,
+  nextWindow,
+  orderedPages,
+  type Page,
+} from '../../src/api/paginate.js';
+import { NetworkError } from '../../src/errors.js';
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(err: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A fake offset list whose requests the test answers by hand, in any order. */
+function manualPages() {
+  const calls = new Map<number, Deferred<Page<number>>>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const started: number[] = [];
+  const fetchPage = (index: number) => {
+    const d = deferred<Page<number>>();
+    calls.set(index, d);
+    started.push(index);
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    return d.promise.finally(() => {
+      inFlight--;
+    });
+  };
+  const answer = (index: number, items: number[], headers: IncomingHttpHeaders = {}) => {
+    const d = calls.get(index);
+    if (!d) throw new Error(`page ${index} was not requested`);
+    d.resolve({ items, headers });
+  };
+  return {
+    fetchPage,
+    answer,
+    fail: (index: number, err: Error) => calls.get(index)?.reject(err),
+    started,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+  };
+}
+
+const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+async function collect<T>(gen: AsyncGenerator<Page<T>>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const page of gen) out.push(...page.items);
+  return out;
+}
+
+describe('orderedPages', () => {
+  it('yields pages in order even when they arrive in reverse, with at most `concurrency` in flight', async () => {
+    const fake = manualPages();
+    const result = collect(
+      orderedPages({ fetchPage: fake.fetchPage, from: 1, knownEnd: 9, perPage: 2, concurrency: 4 }),
+    );
+    await flush();
+    expect(fake.started).toEqual([1, 2, 3, 4]);
+    for (const index of [4, 3, 2]) fake.answer(index, range(index * 2, 2));
+    await flush();
+    expect(fake.started).toEqual([1, 2, 3, 4]); // page 1 still holds the head: nothing new starts
+    fake.answer(1, range(2, 2));
+    await flush();
+    expect(fake.started).toEqual(range(1, 8));
+    for (const index of [8, 7, 6, 5]) fake.answer(index, range(index * 2, 2));
+    expect(await result).toEqual(range(2, 16));
+    expect(fake.maxInFlight).toBe(4);
+    expect(fake.started).toEqual(range(1, 8)); // knownEnd bounds the requests: no probe past the total
+  });
+
+  it('starts no new request while the reader does not take pages', async () => {
+    const fake = manualPages();
+    const gen = orderedPages({ fetchPage: fake.fetchPage, from: 0, knownEnd: 100, perPage: 1, concurrency: 3 });
+    const first = gen.next();
+    await flush();
+    for (const index of [0, 1, 2]) fake.answer(index, [index]);
+    expect((await first).value?.items).toEqual([0]);
+    await flush();
+    expect(fake.started).toEqual([0, 1, 2]);
+    await gen.return(undefined);
+  });
+
+  it('drops to one request at a time when X-RateLimit-Remaining runs low, then climbs back', async () => {
+    const fake = manualPages();
+    const windows: number[] = [];
+    const result = collect(
+      orderedPages({
+        fetchPage: fake.fetchPage,
+        from: 0,
+        knownEnd: 12,
+        perPage: 1,
+        concurrency: 4,
+        onWindow: (w) => windows.push(w),
+      }),
+    );
+    const low = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '3' };
+    const plenty = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '90' };
+    await flush();
+    expect(fake.started).toEqual([0, 1, 2, 3]);
+    fake.answer(0, [0], low);
+    await flush();
+    // Window 1 with 3 already in flight: nothing new until they are down to none.
+    expect(fake.started).toEqual([0, 1, 2, 3]);
+    fake.answer(1, [1], low);
+    fake.answer(2, [2], low);
+    await flush();
+    expect(fake.started).toEqual([0, 1, 2, 3]);
+    fake.answer(3, [3], low);
+    await flush();
+    expect(fake.started).toEqual([0, 1, 2, 3, 4]);
+    fake.answer(4, [4], plenty);
+    await flush();
+    expect(fake.started).toEqual(range(0, 7)); // window 2: pages 5 and 6
+    for (const index of range(5, 7)) {
+      await flush();
+      fake.answer(index, [index], plenty);
+    }
+    expect(await result).toEqual(range(0, 12));
+    expect(windows).toEqual([1, 2, 3, 4]);
+  });
+
+  it('without a total goes on one page at a time until a short page', async () => {
+    const fake = manualPages();
+    const result = collect(
+      orderedPages({ fetchPage: fake.fetchPage, from: 1, knownEnd: undefined, perPage: 2, concurrency: 4 }),
+    );
+    for (const [index, items] of [
+      [1, [10, 11]],
+      [2, [12, 13]],
+      [3, [14]],
+    ] as const) {
+      await flush();
+      expect(fake.started.at(-1)).toBe(index);
+      fake.answer(index, [...items]);
+    }
+    expect(await result).toEqual([10, 11, 12, 13, 14]);
+    expect(fake.started).toEqual([1, 2, 3]);
+  });
+
+  it('yields the pages before a failed one, then throws its error', async () => {
+    const fake = manualPages();
+    const seen: number[] = [];
+    const run = (async () => {
+      for await (const page of orderedPages({
+        fetchPage: fake.fetchPage,
+        from: 0,
+        knownEnd: 4,
+        perPage: 1,
+        concurrency: 4,
+      })) {
+        seen.push(...page.items);
+      }
+    })();
+    await flush();
+    fake.fail(2, new NetworkError('boom'));
+    fake.answer(0, [0]);
+    fake.answer(1, [1]);
+    fake.answer(3, [3]);
+    await expect(run).rejects.toThrow('boom');
+    expect(seen).toEqual([0, 1]);
+  });
+});
+
+describe('nextWindow', () => {
+  it('eases off at or below the larger of the concurrency and a tenth of the limit', () => {
+    expect(nextWindow(4, 4, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '10' })).toBe(1);
+    expect(nextWindow(4, 4, { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '11' })).toBe(4);
+    expect(nextWindow(4, 8, { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '8' })).toBe(1);
+    expect(nextWindow(1, 4, { 'x-ratelimit-remaining': '50' })).toBe(2);
+    expect(nextWindow(2, 4, {})).toBe(3);
+    expect(nextWindow(4, 4, { 'x-ratelimit-remaining': 'soon' })).toBe(4);
+  });
+});
+
+describe('checkpointPages', () => {
+  it('passes each `next` back unmodified as `from` until it is absent or empty', async () => {
+    const froms: Array<string | undefined> = [];
+    const pages: Record<string, CheckpointPage<number>> = {
+      start: { items: [1], headers: {}, next: 'a+b/=' },
+      'a+b/=': { items: [2], headers: {}, next: 'c' },
+      c: { items: [3], headers: {}, next: '' },
+    };
+    const items = await collect(
+      checkpointPages(async (from) => {
+        froms.push(from);
+        return pages[from ?? 'start'] as CheckpointPage<number>;
+      }),
+    );
+    expect(items).toEqual([1, 2, 3]);
+    expect(froms).toEqual([undefined, 'a+b/=', 'c']);
+  });
+
+  it('starts at a given checkpoint and stops when `next` is missing', async () => {
+    const froms: Array<string | undefined> = [];
+    const items = await collect(
+      checkpointPages(async (from) => {
+        froms.push(from);
+        return { items: [7], headers: {}, next: undefined };
+      }, 'x'),
+    );
+    expect(items).toEqual([7]);
+    expect(froms).toEqual(['x']);
+  });
+
+  it('refuses to loop on a checkpoint it was already given', async () => {
+    let calls = 0;
+    const run = collect(
+      checkpointPages(async () => {
+        calls++;
+        return { items: [calls], headers: {}, next: calls === 1 ? 'a' : calls === 2 ? 'b' : 'a' };
+      }),
+    );
+    await expect(run).rejects.toThrow('the service returned the same pagination checkpoint twice');
+    expect(calls).toBe(3);
+  });
+});
+
+describe('deduplicator', () => {
+  it('passes each key once across pages, keeping the first occurrence', () => {
+    const unique = deduplicator<{ k: string; v: number }>((item) => item.k);
+    expect(
+      unique([
+        { k: 'a', v: 1 },
+        { k: 'b', v: 2 },
+        { k: 'a', v: 3 },
+      ]),
+    ).toEqual([
+      { k: 'a', v: 1 },
+      { k: 'b', v: 2 },
+    ]);
+    expect(
+      unique([
+        { k: 'b', v: 4 },
+        { k: 'c', v: 5 },
+      ]),
+    ).toEqual([{ k: 'c', v: 5 }]);
+  });
+});
