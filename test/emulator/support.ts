@@ -94,7 +94,11 @@ export class SseClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`timed out; got ${this.messages.length} messages, raw tail: ${this.raw.slice(-300)}`));
+        reject(
+          new Error(
+            `timed out (status ${this.status}, ended ${this.ended}); got ${this.messages.length} messages, raw tail: ${this.raw.slice(-300)}`,
+          ),
+        );
       }, timeoutMs);
       const check = () => {
         if (!predicate()) return;
