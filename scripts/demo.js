@@ -1,0 +1,47 @@
+// `npm run demo`: start a local tenant emulator and run svcadm against it as a user would.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(root, 'bin', 'svcadm.js');
+const { startEmulator } = await import(join(root, 'dist', 'emulator', 'server.js'));
+
+const emu = await startEmulator({ port: 0, eventRate: 20 });
+const configDir = mkdtempSync(join(tmpdir(), 'svcadm-demo-'));
+const env = { ...process.env, SVCADM_CONFIG_DIR: configDir };
+const bold = (s) => (process.stdout.isTTY ? `\u001b[1m${s}\u001b[22m` : s);
+
+function svcadm(args, input) {
+  const shown = args.map((a) => (/[\s|$]/.test(a) ? `'${a}'` : a)).join(' ');
+  console.log(`\n${bold(`$ svcadm ${shown}`)}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: [input ? 'pipe' : 'ignore', 'inherit', 'inherit'] });
+    if (input) child.stdin.end(input);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`svcadm ${shown} exited ${code}`))));
+  });
+}
+
+try {
+  console.log(`Local tenant emulator at ${emu.url} (profile store in ${configDir})`);
+  await svcadm(
+    ['profiles', 'add', 'demo', '--domain', emu.url, '--client-id', emu.admin.clientId, '--client-secret-stdin'],
+    emu.admin.clientSecret,
+  );
+  await svcadm(['auth', 'status']);
+  await svcadm(['policies', 'get', emu.fixtures.policyIdByAction.redirect]);
+  await svcadm(['policies', 'get', emu.fixtures.policyIdByAction.block, '-o', 'json']);
+  await svcadm(['provisionings', 'list', '--take', '5']);
+  await svcadm(['users', 'permissions', emu.fixtures.userId, '--all']);
+  await svcadm(['events', 'tail', '--type', 'user.created', '--since', '7d', '--max-events', '5']);
+  console.log(`\nDone. Try it yourself against a live emulator: svcadm emulator`);
+} catch (err) {
+  console.error(`demo failed: ${err.message}`);
+  process.exitCode = 1;
+} finally {
+  await emu.close();
+  rmSync(configDir, { recursive: true, force: true });
+}
