@@ -19,6 +19,7 @@ const SETTING_BOUNDS: Record<keyof EmulatorSettings, { min: number; max: number;
   streamLifetimeMs: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
   maxStreams: { min: 0, max: 10_000, integer: true },
   heartbeatMs: { min: 0, max: 3_600_000, integer: true },
+  streamRetryMs: { min: 0, max: 3_600_000, integer: true },
   eventRate: { min: 0, max: 100_000, integer: false },
 };
 

@@ -4,6 +4,8 @@ import type { EventType, StreamErrorCode } from './event-types.js';
 
 export interface StreamSettings {
   heartbeatMs: number;
+  /** Sent as `retry:` when the stream opens. */
+  retryMs: number;
   /** Close each stream after this many events were sent; 0 = never. */
   dropAfterEvents: number;
   /** Close each stream after this long; 0 = never. */
@@ -38,8 +40,8 @@ export class EventStream {
     private readonly onClose: (stream: EventStream) => void,
   ) {
     this.next = start;
-    const { heartbeatMs, lifetimeMs } = settings();
-    res.write(':connected\nretry: 2000\n\n');
+    const { heartbeatMs, lifetimeMs, retryMs } = settings();
+    res.write(`:connected\nretry: ${retryMs}\n\n`);
     if (heartbeatMs > 0) {
       const heartbeat = setInterval(() => this.write(': heartbeat\n\n'), heartbeatMs);
       this.timers.push(heartbeat);

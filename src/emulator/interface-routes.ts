@@ -192,6 +192,7 @@ function subscribeToEvents(state: EmulatorState, call: InterfaceRequest): void {
   call.res.socket?.setNoDelay(true);
   state.streams.open(call.res, state.events, start, filter, () => ({
     heartbeatMs: state.settings.heartbeatMs,
+    retryMs: state.settings.streamRetryMs,
     dropAfterEvents: state.settings.dropStreamsAfter,
     lifetimeMs: state.settings.streamLifetimeMs,
   }));

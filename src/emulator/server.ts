@@ -65,6 +65,8 @@ export interface EmulatorOptions {
   maxStreams?: number;
   /** Interval of `: heartbeat` comments on open streams; default 15000. */
   heartbeatMs?: number;
+  /** The `retry:` value (milliseconds) streams open with; default 2000. */
+  streamRetryMs?: number;
   /** `expires_in` of issued tokens; default 86400. 0 issues tokens that are already expired. */
   tokenTtlSeconds?: number;
   /** Mounts the control API under `/__emulator/`; default false. */
@@ -125,6 +127,7 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     streamLifetimeMs: check('streamLifetimeMs', o.streamLifetimeMs ?? 300_000, 0, big),
     maxStreams: check('maxStreams', o.maxStreams ?? 4, 0, 10_000),
     heartbeatMs: check('heartbeatMs', o.heartbeatMs ?? 15_000, 0, 3_600_000),
+    streamRetryMs: check('streamRetryMs', o.streamRetryMs ?? 2000, 0, 3_600_000),
     tokenTtlSeconds: check('tokenTtlSeconds', o.tokenTtlSeconds ?? 86_400, 0, 10 * 365 * 86_400),
     control: o.control ?? false,
   };
@@ -181,6 +184,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     streamLifetimeMs: opts.streamLifetimeMs,
     maxStreams: opts.maxStreams,
     heartbeatMs: opts.heartbeatMs,
+    streamRetryMs: opts.streamRetryMs,
     eventRate: opts.eventRate,
   };
   const initialSettings = { ...settings };

@@ -17,6 +17,8 @@ export interface EmulatorSettings {
   streamLifetimeMs: number;
   maxStreams: number;
   heartbeatMs: number;
+  /** The `retry:` (milliseconds) each stream opens with. */
+  streamRetryMs: number;
   eventRate: number;
 }
 
