@@ -31,7 +31,7 @@ export class EventLog {
     startedAt: number,
   ) {
     this.step = historyCount > 0 ? HISTORY_SPAN_MS / historyCount : 0;
-    this.historyStart = startedAt - HISTORY_SPAN_MS;
+    this.historyStart = Math.floor(startedAt / 1000) * 1000 - HISTORY_SPAN_MS;
   }
 
   /** The index the next appended event will get; a stream "at the latest" starts here. */

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { api, SseClient, streamUrl } from './support.js';
+
+async function snapshot(emu: TestEmulator): Promise<unknown> {
+  const token = await emu.token();
+  const policies = [];
+  for (const id of emu.fixtures.policyIds)
+    policies.push((await api(emu, `/rate-limit-policies/${id}`, { token })).json);
+  const provisionings = (await api(emu, '/connections-directory-provisionings?take=100', { token })).json as Record<
+    string,
+    unknown
+  >;
+  const permissions = (
+    await api(emu, `/users/${encodeURIComponent(emu.fixtures.userId)}/permissions?per_page=100`, { token })
+  ).json;
+  const bulk = (
+    await api(emu, `/users/${encodeURIComponent(emu.fixtures.bulkUserId)}/permissions?per_page=100&page=3`, { token })
+  ).json;
+  const stream = await SseClient.open(streamUrl(emu, 'from_timestamp=2000-01-01T00:00:00Z'), token);
+  await stream.waitFor(() => stream.events.length >= 100);
+  stream.close();
+  const events = stream.events.slice(0, 100).map((m) => {
+    const payload = JSON.parse(m.data) as { event: Record<string, unknown> };
+    const { time: _time, source: _source, ...rest } = payload.event;
+    const data = rest.data as { context: { request: Record<string, unknown> } };
+    data.context.request.hostname = '';
+    return { offset: m.id, type: m.event, ...rest };
+  });
+  return {
+    fixtures: emu.fixtures,
+    policies,
+    provisionings: provisionings.directory_provisionings,
+    permissions,
+    bulk,
+    // Event times follow the start time; everything else must match.
+    events: JSON.parse(
+      JSON.stringify(events)
+        .replaceAll(emu.url.replace('http://', ''), 'HOST')
+        .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, 'TIME'),
+    ),
+  };
+}
+
+describe('determinism by seed', () => {
+  let a: TestEmulator;
+  let b: TestEmulator;
+  let c: TestEmulator;
+  beforeAll(async () => {
+    [a, b, c] = await Promise.all([
+      startTestEmulator({ seed: 42, eventRate: 0, rateLimit: 0 }),
+      startTestEmulator({ seed: 42, eventRate: 0, rateLimit: 0 }),
+      startTestEmulator({ seed: 43, eventRate: 0, rateLimit: 0 }),
+    ]);
+  });
+  afterAll(() => Promise.all([a.close(), b.close(), c.close()]));
+
+  it('serves the same data for the same seed and different data for another', async () => {
+    const [sa, sb, sc] = await Promise.all([snapshot(a), snapshot(b), snapshot(c)]);
+    expect(sa).toEqual(sb);
+    expect(sa).not.toEqual(sc);
+    expect(a.admin.clientId).toBe(b.admin.clientId);
+    expect(a.admin.clientSecret).not.toBe(b.admin.clientSecret);
+    for (const key of ['policies', 'provisionings', 'permissions', 'bulk', 'events'] as const) {
+      expect((sa as Record<string, unknown>)[key]).not.toEqual((sc as Record<string, unknown>)[key]);
+    }
+  });
+});
