@@ -1,5 +1,6 @@
 import { Command, type HelpContext, Option } from 'commander';
 import { registerAuthCommands } from './commands/auth.js';
+import { registerEventsCommands } from './commands/events.js';
 import { registerConnectionsCommands } from './commands/connections.js';
 import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
@@ -71,6 +72,7 @@ export function buildProgram(session: Session): Command {
   registerProfilesCommands(program, session);
   registerAuthCommands(program, session);
   registerPoliciesCommands(program, session);
+  registerEventsCommands(program, session);
   registerProvisioningsCommands(program, session);
   registerUsersCommands(program, session);
   registerConnectionsCommands(program, session);

@@ -1,0 +1,75 @@
+/** The 25 event types of the spec (values of `type` and of the query `event_type`), in its order. */
+export const EVENT_TYPES = [
+  'connection.created',
+  'connection.deleted',
+  'connection.updated',
+  'group.created',
+  'group.deleted',
+  'group.updated',
+  'group.member.added',
+  'group.member.deleted',
+  'group.role.assigned',
+  'group.role.deleted',
+  'organization.created',
+  'organization.deleted',
+  'organization.updated',
+  'organization.connection.added',
+  'organization.connection.removed',
+  'organization.connection.updated',
+  'organization.group.role.assigned',
+  'organization.group.role.deleted',
+  'organization.member.added',
+  'organization.member.deleted',
+  'organization.member.role.assigned',
+  'organization.member.role.deleted',
+  'user.created',
+  'user.deleted',
+  'user.updated',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+export type EventGroup = 'connection' | 'group' | 'organization' | 'user';
+
+const TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+export function isEventType(value: string): value is EventType {
+  return TYPE_SET.has(value);
+}
+
+export function eventGroup(type: string): EventGroup | undefined {
+  const group = type.slice(0, type.indexOf('.'));
+  return group === 'connection' || group === 'group' || group === 'organization' || group === 'user'
+    ? group
+    : undefined;
+}
+
+/** Codes of `event: error` messages that end the subscription; every other code means "reconnect". */
+export const FATAL_STREAM_ERRORS: ReadonlySet<string> = new Set(['invalid_cursor', 'cursor_expired']);
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** The valid type closest to a mistyped one (`user.create` → `user.created`). */
+export function nearestEventType(input: string): EventType {
+  const text = input.trim().toLowerCase();
+  let best: EventType = EVENT_TYPES[0];
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const type of EVENT_TYPES) {
+    const distance = editDistance(text, type);
+    if (distance < bestDistance) {
+      best = type;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}

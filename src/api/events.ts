@@ -1,0 +1,281 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ApiError, AuthError, CliError, NetworkError } from '../errors.js';
+import type { Query } from './client.js';
+import { apiErrorFrom } from './error-body.js';
+import { FATAL_STREAM_ERRORS } from './event-types.js';
+import type { StreamResponse } from './http.js';
+import { MAX_WAIT_MS, rateLimitResetMs, retryAfterMs } from './retry-wait.js';
+
+/** What `GET /events` needs from the interface client (ApiClient provides it). */
+export interface EventsApi {
+  url(segments: readonly string[], query?: Query): URL;
+  open(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<StreamResponse>;
+}
+
+export interface SubscribeOptions {
+  api: EventsApi;
+  /** Empty: every type. */
+  types: readonly string[];
+  /** Resume after this cursor. */
+  from?: string | undefined;
+  /** `YYYY-MM-DDTHH:MM:SSZ`; only used while no cursor is known. */
+  fromTimestamp?: string | undefined;
+  /** Consecutive reconnects without progress before giving up; undefined = unlimited. */
+  maxReconnects?: number | undefined;
+  /** Ends the subscription quietly (Ctrl-C, --duration). */
+  signal: AbortSignal;
+  now(): number;
+  random(): number;
+  /** Resolves after `ms`, or early when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** A stream silent for this long is taken for lost; default 2 minutes. */
+  idleMs?: number;
+}
+
+/** One thing that happened on the subscription, in order. */
+export type TailItem =
+  | { kind: 'event'; type: string; offset: string | undefined; payload: Record<string, unknown> }
+  /** The position moved without an event to show (`offset-only`, a bare `id:`, an error's offset). */
+  | { kind: 'cursor'; offset: string }
+  | { kind: 'stream-error'; code: string; message: string; fatal: boolean }
+  | { kind: 'warning'; message: string }
+  | { kind: 'connected'; attempt: number }
+  | { kind: 'reconnecting'; attempt: number; waitMs: number; reason: string };
+
+/** Before the server has sent `retry:`. */
+const DEFAULT_RETRY_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+const DEFAULT_IDLE_MS = 120_000;
+
+/**
+ * Waits before reconnect number `attempt` (1-based): exponential from the server's `retry:` (never less), capped,
+ * plus up to 25% jitter so that clients dropped together do not come back together; at least what a 429 or 503 asked.
+ */
+export function reconnectDelayMs(attempt: number, retryMs: number, random: () => number, askedMs?: number): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, retryMs * 2 ** Math.max(0, attempt - 1));
+  const backoff = Math.max(retryMs, ceiling) * (1 + random() * 0.25);
+  return Math.round(Math.max(backoff, Math.min(askedMs ?? 0, MAX_WAIT_MS)));
+}
+
+/** A failure after which the subscription may try again. */
+class Transient {
+  constructor(
+    readonly error: CliError,
+    readonly askedMs?: number,
+  ) {}
+}
+
+function timestampOf(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stringField(record: Record<string, unknown> | undefined, name: string): string | undefined {
+  const value = record?.[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** An HTTP answer other than 2xx: fatal (400, 403, 410, other 4xx) or worth another try (408, 429, 5xx). */
+function classifyAnswer(res: StreamResponse, now: number): CliError | Transient {
+  const body = res.body ?? '';
+  const answer = { status: res.status, statusText: res.statusText, headers: res.headers, body };
+  const err = apiErrorFrom(answer, 'event stream');
+  if (res.status === 429 || res.status === 408 || res.status >= 500) {
+    return new Transient(err, askedWait(res.headers, res.status, now));
+  }
+  if (res.status === 403 && (err.code === 'too_many_streams' || /concurrent stream/i.test(err.message))) {
+    return new ApiError(403, `too many event streams are open at once for this tenant (${err.message})`, {
+      ...(err.code ? { code: err.code } : {}),
+      headers: err.headers,
+      body,
+      hint: 'the plan limits concurrent streams: stop another `svcadm events tail` (or other consumer) and try again',
+    });
+  }
+  if (res.status === 410) {
+    return new ApiError(
+      410,
+      `the cursor has expired: ${err.message.replace(/^the service rejected the request: /, '')}`,
+      {
+        ...(err.code ? { code: err.code } : {}),
+        headers: err.headers,
+        body,
+        hint: 'restart with --since (e.g. `svcadm events tail --since 1h`)',
+      },
+    );
+  }
+  if (res.status === 400 && err.code === 'invalid_cursor') {
+    return new ApiError(400, err.message, {
+      code: err.code,
+      headers: err.headers,
+      body,
+      hint: 'check the cursor given with --from or held in the cursor file',
+    });
+  }
+  return err;
+}
+
+function askedWait(headers: IncomingHttpHeaders, status: number, now: number): number | undefined {
+  return retryAfterMs(headers, now) ?? (status === 429 ? rateLimitResetMs(headers, now) : undefined);
+}
+
+function streamError(code: string, message: string): CliError {
+  if (code === 'cursor_expired') {
+    return new CliError(`the cursor has expired: ${message}`, 8, {
+      code,
+      hint: 'restart with --since (e.g. `svcadm events tail --since 1h`)',
+    });
+  }
+  if (code === 'invalid_cursor') {
+    return new CliError(`the service rejected the cursor: ${message}`, 8, {
+      code,
+      hint: 'check the cursor given with --from or held in the cursor file',
+    });
+  }
+  return new NetworkError(`stream error ${code}: ${message}`);
+}
+
+/**
+ * The `GET /events` subscription: yields what each received chunk carried, reconnecting as cli.md asks and resuming
+ * after the last position seen (`from` and `Last-Event-ID`). Returns when `signal` aborts; throws fatal failures.
+ */
+export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<readonly TailItem[], void, undefined> {
+  const { api, signal } = opts;
+  const typeFilter = opts.types.length > 0 ? new Set(opts.types) : undefined;
+  let cursor = opts.from;
+  let fromTimestamp = opts.fromTimestamp;
+  let retryMs = DEFAULT_RETRY_MS;
+  let attempt = 0;
+
+  while (!signal.aborted) {
+    let failure: CliError | Transient;
+    let progressed = false;
+    const query: Query = {
+      from: cursor,
+      from_timestamp: cursor === undefined ? fromTimestamp : undefined,
+      event_type: opts.types.length > 0 ? opts.types : undefined,
+    };
+    const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
+    if (cursor !== undefined) headers['last-event-id'] = cursor;
+    const connection = new AbortController();
+    const streamSignal = AbortSignal.any([signal, connection.signal]);
+    let res: StreamResponse | undefined;
+    try {
+      const connectedAt = opts.now();
+      res = await api.open(api.url(['events'], query), headers, streamSignal);
+      if (!res.stream) {
+        failure = classifyAnswer(res, opts.now());
+      } else {
+        // Until a cursor arrives, a reconnect must not jump to "latest" and skip what happened meanwhile.
+        fromTimestamp ??= timestampOf(connectedAt);
+        yield [{ kind: 'connected', attempt }];
+        let batch: TailItem[] = [];
+        let fatal: CliError | undefined;
+        let endedByError: CliError | undefined;
+        const advance = (offset: string | undefined) => {
+          if (offset === undefined) return;
+          cursor = offset;
+          progressed = true;
+        };
+        const onEvent = (msg: EventSourceMessage) => {
+          const type = msg.event ?? 'message';
+          if (type === 'offset-only') {
+            const offset = stringField(parseJsonObject(msg.data), 'offset') ?? msg.id;
+            advance(offset);
+            if (offset !== undefined) batch.push({ kind: 'cursor', offset });
+            return;
+          }
+          if (type === 'error') {
+            const body = parseJsonObject(msg.data);
+            const detail =
+              typeof body?.error === 'object' && body.error !== null ? (body.error as Record<string, unknown>) : body;
+            const code = stringField(detail, 'code') ?? 'unknown';
+            const message = stringField(detail, 'message') ?? msg.data;
+            const offset = stringField(detail, 'offset');
+            const isFatal = FATAL_STREAM_ERRORS.has(code);
+            if (offset !== undefined && !isFatal) {
+              advance(offset);
+              batch.push({ kind: 'cursor', offset });
+            }
+            batch.push({ kind: 'stream-error', code, message, fatal: isFatal });
+            if (isFatal) fatal = streamError(code, message);
+            else endedByError = streamError(code, message);
+            return;
+          }
+          const data = parseJsonObject(msg.data);
+          const offset = stringField(data, 'offset') ?? msg.id;
+          if (!data) {
+            advance(offset);
+            batch.push({ kind: 'warning', message: `skipped a ${type} message whose data is not a JSON object` });
+            return;
+          }
+          advance(offset);
+          if (typeFilter && !typeFilter.has(type)) {
+            if (offset !== undefined) batch.push({ kind: 'cursor', offset });
+            return;
+          }
+          const payload: Record<string, unknown> = { type, ...data };
+          payload.type = type;
+          batch.push({ kind: 'event', type, offset, payload });
+        };
+        const parser = createParser({
+          onEvent,
+          onRetry: (ms) => {
+            if (Number.isFinite(ms) && ms >= 0) retryMs = ms;
+          },
+        });
+        const stream = res.stream;
+        stream.setEncoding('utf8');
+        const idle = setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
+        try {
+          for await (const chunk of stream as AsyncIterable<string>) {
+            idle.refresh();
+            parser.feed(chunk);
+            if (batch.length > 0) {
+              const out = batch;
+              batch = [];
+              if (progressed) attempt = 0;
+              yield out;
+            }
+            if (fatal) throw fatal;
+            if (endedByError) break;
+          }
+          failure = new Transient(endedByError ?? new NetworkError('the service closed the event stream'));
+        } catch (err) {
+          if (err instanceof CliError && err === fatal) throw err;
+          if (signal.aborted) return;
+          failure = new Transient(
+            connection.signal.aborted
+              ? new NetworkError('the event stream went silent')
+              : new NetworkError(`the event stream was cut: ${(err as Error).message}`),
+          );
+        } finally {
+          clearTimeout(idle);
+          stream.destroy();
+        }
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      if (err instanceof AuthError) throw err;
+      if (err instanceof NetworkError) failure = new Transient(err);
+      else throw err;
+    }
+    if (failure instanceof CliError) throw failure;
+    if (progressed) attempt = 0;
+    attempt++;
+    if (opts.maxReconnects !== undefined && attempt > opts.maxReconnects) throw failure.error;
+    const waitMs = reconnectDelayMs(attempt, retryMs, opts.random, failure.askedMs);
+    yield [{ kind: 'reconnecting', attempt, waitMs, reason: failure.error.message }];
+    await opts.sleep(waitMs, signal);
+  }
+}

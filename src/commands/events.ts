@@ -1,0 +1,312 @@
+import { once } from 'node:events';
+import type { Command } from 'commander';
+import { EVENT_TYPES, type EventType, isEventType, nearestEventType } from '../api/event-types.js';
+import { subscribeEvents, type TailItem } from '../api/events.js';
+import { UsageError } from '../errors.js';
+import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../events/cursor-file.js';
+import { formatEventLine } from '../render/event-line.js';
+import { jsonLine } from '../render/output.js';
+import { neutralize } from '../render/sanitize.js';
+import type { TailStatus, TailViewHandle } from '../render/tail-view.js';
+import type { Runtime } from '../runtime.js';
+import { action, examples, type Session } from '../session.js';
+import { parseDuration, parseIntegerOption } from '../util/duration.js';
+
+export interface RawTailOptions {
+  type?: string[];
+  from?: string;
+  since?: string;
+  maxEvents?: string;
+  duration?: string;
+  cursorFile?: string;
+  maxReconnects?: string;
+}
+
+export interface TailOptions {
+  types: EventType[];
+  from: string | undefined;
+  /** `--since` resolved to `YYYY-MM-DDTHH:MM:SSZ`. */
+  fromTimestamp: string | undefined;
+  maxEvents: number | undefined;
+  durationMs: number | undefined;
+  cursorFile: string | undefined;
+  maxReconnects: number | undefined;
+}
+
+/** `--type` values: repeatable, comma lists, each one of the 25 types (else the nearest is suggested). */
+export function parseEventTypes(values: readonly string[]): EventType[] {
+  const types: EventType[] = [];
+  for (const value of values.flatMap((v) => v.split(','))) {
+    const name = value.trim();
+    if (name === '') continue;
+    if (!isEventType(name)) {
+      throw new UsageError(
+        `unknown event type '${neutralize(name)}' (did you mean ${nearestEventType(name)}?)`,
+        "run 'svcadm events tail --help' for the 25 event types",
+      );
+    }
+    if (!types.includes(name)) types.push(name);
+  }
+  return types;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const FUTURE_SLACK_MS = 60_000;
+
+/** `--since`: an RFC 3339 time or a duration back from now, as the exact `YYYY-MM-DDTHH:MM:SSZ` the service takes. */
+export function parseSince(text: string, now: number): string {
+  const value = text.trim();
+  let ms: number;
+  const match = RFC3339.exec(value);
+  if (match) {
+    const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
+    ms = Date.parse(value.replace(' ', 'T').toUpperCase());
+    const check = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+    const valid =
+      !Number.isNaN(ms) &&
+      check.getUTCMonth() === mo - 1 &&
+      check.getUTCDate() === d &&
+      h < 24 &&
+      mi < 60 &&
+      s < 60 &&
+      y >= 1970;
+    if (!valid) throw new UsageError(`invalid --since '${neutralize(text)}': not a real date and time`);
+  } else if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(value)) {
+    ms = now - parseDuration(value, '--since');
+  } else {
+    throw new UsageError(
+      `invalid --since '${neutralize(text)}'`,
+      'give an RFC 3339 time (2024-05-01T12:00:00Z) or a duration back from now (30s, 15m, 2h, 7d)',
+    );
+  }
+  if (ms > now + FUTURE_SLACK_MS) throw new UsageError(`--since '${neutralize(text)}' is in the future`);
+  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+export function parseTailOptions(raw: RawTailOptions, now: number): TailOptions {
+  if (raw.from !== undefined && raw.since !== undefined) {
+    throw new UsageError('--from and --since cannot be combined', '--from resumes at a cursor, --since at a time');
+  }
+  if (raw.from !== undefined && (raw.from.length === 0 || raw.from.length > CURSOR_MAX)) {
+    throw new UsageError(`--from must be 1 to ${CURSOR_MAX} characters, got ${raw.from.length}`);
+  }
+  const durationMs = raw.duration === undefined ? undefined : parseDuration(raw.duration, '--duration');
+  if (durationMs !== undefined && durationMs <= 0) throw new UsageError('--duration must be more than 0');
+  if (raw.cursorFile === '') throw new UsageError('--cursor-file needs a path');
+  return {
+    types: parseEventTypes(raw.type ?? []),
+    from: raw.from,
+    fromTimestamp: raw.since === undefined ? undefined : parseSince(raw.since, now),
+    maxEvents: raw.maxEvents === undefined ? undefined : parseIntegerOption(raw.maxEvents, '--max-events', 1),
+    durationMs,
+    cursorFile: raw.cursorFile,
+    maxReconnects:
+      raw.maxReconnects === undefined ? undefined : parseIntegerOption(raw.maxReconnects, '--max-reconnects', 0),
+  };
+}
+
+function typeList(): string {
+  const lines: string[] = [];
+  let line = ' ';
+  for (const type of EVENT_TYPES) {
+    if (line.length + type.length > 78) {
+      lines.push(line);
+      line = ' ';
+    }
+    line += ` ${type}`;
+  }
+  return [...lines, line].join('\n');
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function registerEventsCommands(program: Command, session: Session): void {
+  const events = program.command('events').description('the tenant event stream');
+  events
+    .command('tail')
+    .description('follow the event stream (GET /events, Server-Sent Events)')
+    .option('--type <type>', 'only these event types (repeatable, or a comma list)', collect)
+    .option('--from <cursor>', 'resume after this cursor (an offset from a previous run)')
+    .option('--since <time>', 'start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)')
+    .option('--max-events <n>', 'stop after n events')
+    .option('--duration <d>', 'stop after this long (e.g. 30s, 5m)')
+    .option('--cursor-file <path>', 'start from the cursor saved here; keep it current as the stream advances')
+    .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
+    .addHelpText('after', `\nEvent types:\n${typeList()}\n`)
+    .addHelpText(
+      'after',
+      examples(
+        'svcadm events tail',
+        'svcadm events tail --type user.created,user.deleted --since 15m',
+        'svcadm events tail --cursor-file .svcadm-cursor --duration 5m -o ndjson | jq -c .',
+      ),
+    )
+    .action(
+      action<[], RawTailOptions>(session, async (rt, _args, raw) => {
+        const opts = parseTailOptions(raw, rt.ctx.now());
+        const interrupted = await runEventsTail(rt, opts);
+        if (interrupted) session.exitCode = 130;
+      }),
+    );
+}
+
+/** Where the events go: NDJSON, plain lines (a table off a terminal), or the live view. */
+interface Sink {
+  line(payload: Record<string, unknown>): string;
+  write(text: string): Promise<void> | undefined;
+  /** A line on stderr; `always` ignores --quiet. */
+  notice(text: string, always?: boolean): void;
+  status?(status: TailStatus): void;
+  close(): void;
+}
+
+async function openSink(rt: Runtime, initial: TailStatus): Promise<Sink> {
+  const { stdout } = rt.ctx.io;
+  if (rt.format !== 'table') {
+    return {
+      line: jsonLine,
+      write: (text) => rt.write(text),
+      notice: (text, always) => (always ? rt.ctx.io.stderr.write(`${text}\n`) : rt.notice(text)),
+      close: () => {},
+    };
+  }
+  const color = rt.colorOut;
+  const width = () => stdout.columns ?? 100;
+  if (!stdout.isTTY) {
+    return {
+      line: (payload) => `${formatEventLine(payload, color, Number.POSITIVE_INFINITY)}\n`,
+      write: (text) => rt.write(text),
+      notice: (text, always) => (always ? rt.ctx.io.stderr.write(`${text}\n`) : rt.notice(text)),
+      close: () => {},
+    };
+  }
+  const { startTailView } = await import('../render/tail-view.js');
+  const view: TailViewHandle = startTailView(rt.ctx.io, initial, color);
+  return {
+    line: (payload) => `${formatEventLine(payload, color, width())}\n`,
+    write: async (text) => {
+      view.writeLines(text);
+      if (stdout.writableNeedDrain) await once(stdout, 'drain');
+    },
+    notice: (text, always) => {
+      if (always || !rt.quiet) view.notice(`${text}\n`);
+    },
+    status: (status) => view.update(status),
+    close: () => view.close(),
+  };
+}
+
+const RATE_WINDOW_MS = 5000;
+
+/** Runs the tail until it is stopped; resolves true when Ctrl-C stopped it. */
+export async function runEventsTail(rt: Runtime, opts: TailOptions): Promise<boolean> {
+  const { ctx } = rt;
+  const started = ctx.now();
+  const start =
+    opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
+  const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, ctx.now) : undefined;
+  const api = rt.api();
+  const status: TailStatus = { state: 'connecting', attempt: 0, types: opts.types, seen: 0, rate: 0, cursor: start };
+  const samples: Array<[number, number]> = [[started, 0]];
+  const stop = new AbortController();
+  const timer = opts.durationMs === undefined ? undefined : setTimeout(() => stop.abort(), opts.durationMs);
+  const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
+  const sink = await openSink(rt, status);
+  const refresh = () => {
+    const now = ctx.now();
+    samples.push([now, status.seen]);
+    while (samples.length > 2 && (samples[0]?.[0] ?? now) < now - RATE_WINDOW_MS) samples.shift();
+    const [t0, n0] = samples[0] ?? [now, 0];
+    status.rate = now > t0 ? ((status.seen - n0) * 1000) / (now - t0) : 0;
+    sink.status?.({ ...status });
+  };
+  const ticker = sink.status ? setInterval(refresh, 1000) : undefined;
+  let cursor = start;
+  let seen = 0;
+  try {
+    const subscription = subscribeEvents({
+      api,
+      types: opts.types,
+      from: start,
+      fromTimestamp: opts.fromTimestamp,
+      maxReconnects: opts.maxReconnects,
+      signal,
+      now: ctx.now,
+      random: ctx.random,
+      sleep: (ms, s) => api.http.sleep(ms, s),
+    });
+    for await (const batch of subscription) {
+      let out = '';
+      let full = false;
+      const before = cursor;
+      for (const item of batch) {
+        if (item.kind === 'event') {
+          out += sink.line(item.payload);
+          seen++;
+          if (item.offset !== undefined) cursor = item.offset;
+          if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
+            full = true;
+            break;
+          }
+        } else if (item.kind === 'cursor') cursor = item.offset;
+        else report(item, sink, status);
+      }
+      if (out !== '') await sink.write(out);
+      status.seen = seen;
+      status.cursor = cursor;
+      if (cursor !== undefined && cursor !== before) cursorFile?.update(cursor);
+      if (sink.status && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
+      if (full) break;
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (ticker) clearInterval(ticker);
+    if (sink.status) refresh();
+    sink.close();
+    await cursorFile?.flush();
+  }
+  if (!ctx.interrupt.aborted) return false;
+  const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
+  const filters = opts.types.length > 0 ? ` --type ${opts.types.join(',')}` : '';
+  ctx.io.stderr.write(`svcadm: interrupted after ${count}\n`);
+  const resume =
+    cursor !== undefined
+      ? `--from ${cursor}`
+      : `--since ${opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`}`;
+  ctx.io.stderr.write(`resume with: svcadm events tail ${resume}${filters}\n`);
+  return true;
+}
+
+function report(item: Exclude<TailItem, { kind: 'event' | 'cursor' }>, sink: Sink, status: TailStatus): void {
+  switch (item.kind) {
+    case 'connected':
+      status.state = 'connected';
+      status.attempt = 0;
+      status.waitMs = undefined;
+      return;
+    case 'reconnecting':
+      status.state = 'reconnecting';
+      status.attempt = item.attempt;
+      status.waitMs = item.waitMs;
+      status.reason = item.reason;
+      if (!sink.status) {
+        sink.notice(
+          `svcadm: ${neutralize(item.reason)}; reconnecting in ${(item.waitMs / 1000).toFixed(1)}s (attempt ${item.attempt})`,
+        );
+      }
+      return;
+    case 'stream-error':
+      if (!item.fatal) {
+        sink.notice(
+          `svcadm: the service reported a stream error (${neutralize(item.code)}): ${neutralize(item.message)}`,
+          true,
+        );
+      }
+      return;
+    case 'warning':
+      sink.notice(`svcadm: warning: ${neutralize(item.message)}`, true);
+      return;
+  }
+}
