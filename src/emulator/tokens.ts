@@ -29,6 +29,7 @@ export class TokenService {
   /** Bumped by `revokeAll`; a token whose `jti` names an older generation is refused. */
   private generation = 0;
   private readonly clients = new Map<string, EmulatorClient>();
+  private readonly verified = new Map<string, JwtClaims>();
 
   constructor(
     private readonly origin: string,
@@ -157,7 +158,17 @@ export class TokenService {
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match?.[1]) throw unauthorized('Invalid token.');
-    const result = this.signer.verify(match[1], Math.floor(this.now() / 1000));
+    const nowSeconds = Math.floor(this.now() / 1000);
+    // RSA verification dominates a small GET; a verified token is remembered (expiry is still checked each time).
+    const cached = this.verified.get(match[1]);
+    const result =
+      cached && cached.exp > nowSeconds
+        ? { ok: true as const, claims: cached }
+        : this.signer.verify(match[1], nowSeconds);
+    if (result.ok && !cached) {
+      if (this.verified.size >= 256) this.verified.clear();
+      this.verified.set(match[1], result.claims);
+    }
     if (!result.ok) {
       if (result.reason === 'signature')
         throw unauthorized('Invalid signature received for JSON Web Token validation.');
