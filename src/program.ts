@@ -2,6 +2,7 @@ import { Command, type HelpContext, Option } from 'commander';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerEventsCommands } from './commands/events.js';
 import { registerConnectionsCommands } from './commands/connections.js';
+import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
@@ -76,5 +77,6 @@ export function buildProgram(session: Session): Command {
   registerProvisioningsCommands(program, session);
   registerUsersCommands(program, session);
   registerConnectionsCommands(program, session);
+  registerEmulatorCommand(program, session);
   return program;
 }

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EMULATOR_PORT, parseEmulatorFlags } from '../../src/commands/emulator.js';
+import { UsageError } from '../../src/errors.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+describe('svcadm emulator: parsing', () => {
+  it('defaults to 127.0.0.1:4010 and converts every flag', () => {
+    expect(parseEmulatorFlags({})).toEqual({ host: '127.0.0.1', port: DEFAULT_EMULATOR_PORT, control: false });
+    expect(
+      parseEmulatorFlags({
+        port: '0',
+        seed: '7',
+        users: '10',
+        permissions: '1000',
+        provisionings: '250',
+        events: '25',
+        eventRate: '0.5',
+        latency: '250',
+        rateLimit: '5',
+        failRate: '0.1',
+        dropStreamsAfter: '3',
+        streamLifetime: '2s',
+        maxStreams: '1',
+        heartbeat: '500ms',
+        control: true,
+      }),
+    ).toEqual({
+      host: '127.0.0.1',
+      port: 0,
+      seed: 7,
+      users: 10,
+      permissions: 1000,
+      provisionings: 250,
+      events: 25,
+      eventRate: 0.5,
+      latencyMs: 250,
+      rateLimit: 5,
+      failRate: 0.1,
+      dropStreamsAfter: 3,
+      streamLifetimeMs: 2000,
+      maxStreams: 1,
+      heartbeatMs: 500,
+      control: true,
+    });
+  });
+
+  it.each([
+    { port: '70000' },
+    { port: 'abc' },
+    { seed: '-1' },
+    { events: '24' },
+    { failRate: '1.5' },
+    { eventRate: 'fast' },
+    { latency: 'soon' },
+    { rateLimit: '-3' },
+    { host: '' },
+  ])('refuses %o with a usage error', (flags) => {
+    expect(() => parseEmulatorFlags(flags)).toThrow(UsageError);
+  });
+
+  it('exits 2 on a bad value through the CLI', async () => {
+    const result = await runCli(['emulator', '--fail-rate', '2']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('svcadm emulator: running', () => {
+  it('prints the --json start line first, serves the CLI, and stops cleanly on Ctrl-C', async () => {
+    const interrupt = new AbortController();
+    let firstLine: Promise<string> | undefined;
+    let resolveLine: (line: string) => void = () => {};
+    firstLine = new Promise((resolve) => {
+      resolveLine = resolve;
+    });
+    let stdout = '';
+    const running = runCli(['emulator', '--port', '0', '--json', '--event-rate', '0'], {
+      interrupt: interrupt.signal,
+      onStdout: (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('\n')) resolveLine(stdout.slice(0, stdout.indexOf('\n')));
+      },
+    });
+    const start = JSON.parse(await firstLine) as {
+      url: string;
+      port: number;
+      env: Record<string, string>;
+      fixtures: { policyIds: string[] };
+    };
+    firstLine = undefined;
+    expect(start.url).toBe(`http://127.0.0.1:${start.port}`);
+    expect(Object.keys(start.env).sort()).toEqual(['SVCADM_CLIENT_ID', 'SVCADM_CLIENT_SECRET', 'SVCADM_DOMAIN']);
+
+    const policy = await runCli(['policies', 'get', start.fixtures.policyIds[0] ?? '', '-o', 'json'], {
+      env: { ...start.env, SVCADM_CONFIG_DIR: tempConfigDir() },
+    });
+    expect(policy.stderr).toBe('');
+    expect(policy.code).toBe(0);
+    expect(JSON.parse(policy.stdout)).toMatchObject({ id: start.fixtures.policyIds[0] });
+
+    interrupt.abort();
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+    await expect(fetch(`${start.url}/.well-known/jwks.json`)).rejects.toThrow();
+  });
+
+  it('prints the URL, both clients and export lines without --json', async () => {
+    const interrupt = new AbortController();
+    let resolveBanner: () => void = () => {};
+    const banner = new Promise<void>((resolve) => {
+      resolveBanner = resolve;
+    });
+    let stdout = '';
+    const running = runCli(['emulator', '--port', '0', '--event-rate', '0'], {
+      interrupt: interrupt.signal,
+      onStdout: (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('Bulk user')) resolveBanner();
+      },
+    });
+    await banner;
+    interrupt.abort();
+    const result = await running;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(result.stdout).toMatch(/^ {2}export SVCADM_DOMAIN=http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(result.stdout).toMatch(/^ {2}export SVCADM_CLIENT_ID=\S+$/m);
+    expect(result.stdout).toMatch(/^ {2}export SVCADM_CLIENT_SECRET=\S+$/m);
+    expect(result.stdout).toContain('read-only client');
+  });
+});
