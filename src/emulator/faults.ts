@@ -23,6 +23,8 @@ export interface FaultSpec {
   retryAfter?: number;
   /** Replaces the default error body (a string is sent as is). */
   body?: unknown;
+  /** Lets this many matching requests through before the fault starts (and holds back the faults queued after it). */
+  skip?: number;
 }
 
 export interface Fault extends Required<Pick<FaultSpec, 'path' | 'count' | 'kind' | 'status'>> {
@@ -31,6 +33,7 @@ export interface Fault extends Required<Pick<FaultSpec, 'path' | 'count' | 'kind
   retryAfter: number | undefined;
   body: unknown;
   remaining: number;
+  skip: number;
 }
 
 const FAULT_KINDS: readonly FaultKind[] = ['status', 'malformed', 'truncated', 'reset'];
@@ -57,6 +60,9 @@ export function validateFaultSpec(input: unknown): FaultSpec | string {
   if (spec.retryAfter !== undefined && (typeof spec.retryAfter !== 'number' || spec.retryAfter < 0)) {
     return 'retryAfter must be a number >= 0';
   }
+  if (spec.skip !== undefined && (!Number.isInteger(spec.skip) || (spec.skip as number) < 0)) {
+    return 'skip must be an integer >= 0';
+  }
   return spec as FaultSpec;
 }
 
@@ -77,6 +83,7 @@ export class FaultInjector {
       retryAfter: spec.retryAfter,
       body: spec.body,
       remaining: count,
+      skip: spec.skip ?? 0,
     };
     this.faults.push(fault);
     return fault;
@@ -89,6 +96,10 @@ export class FaultInjector {
         (path.startsWith(f.path) || path.startsWith(`/api/v2${f.path}`)),
     );
     if (!fault) return undefined;
+    if (fault.skip > 0) {
+      fault.skip--;
+      return undefined;
+    }
     fault.remaining--;
     if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
     return fault;
