@@ -43,6 +43,8 @@ export interface OrderedPagesOptions<T> {
   perPage: number;
   /** Most requests in flight at once. */
   concurrency: number;
+  /** Headers of the page the caller fetched before `from`: a low rate limit there starts at one request. */
+  previousHeaders?: IncomingHttpHeaders;
   /** Called when the number of requests in flight changes because of the rate-limit headers. */
   onWindow?: (window: number) => void;
 }
@@ -66,7 +68,7 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
   const pending = new Map<number, Promise<Settled<Page<T>>>>();
   let nextToFetch = options.from;
   let nextToYield = options.from;
-  let window = concurrency;
+  let window = options.previousHeaders ? nextWindow(concurrency, concurrency, options.previousHeaders) : concurrency;
   let lastFull = true;
   const start = (index: number) => {
     pending.set(index, settle(fetchPage(index)));

@@ -140,6 +140,7 @@ async function listAll(rt: Runtime, opts: UserPermissionsOptions): Promise<void>
       knownEnd: typeof total === 'number' ? Math.ceil(total / perPage) : firstItems.length < perPage ? 1 : undefined,
       perPage,
       concurrency: opts.concurrency,
+      previousHeaders: first.headers,
       onWindow: (window) => rt.trace(`pagination: ${window} request(s) at once (rate-limit headers)`),
     });
     for await (const page of pages) {

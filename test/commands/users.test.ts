@@ -1,0 +1,470 @@
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { UserPermission, UserPermissionTotals } from '../../src/api/types.js';
+import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
+import { jsonDocument, jsonLine } from '../../src/render/output.js';
+import { neutralize } from '../../src/render/sanitize.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+let emu: TestEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  await emu.reset();
+  env = { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+});
+
+const BULK = 1200; // permissions of the emulator's bulk user
+const userId = () => emu.fixtures.userId;
+const bulkId = () => emu.fixtures.bulkUserId;
+const pathOf = (id: string) => `/api/v2/users/${encodeURIComponent(id)}/permissions`;
+
+async function sent(id: string): Promise<Array<{ query: string; status: number | undefined }>> {
+  const { requests } = await emu.requests();
+  return requests.filter((r) => r.path === pathOf(id)).map((r) => ({ query: r.query, status: r.status }));
+}
+
+async function body(id: string, args: string[]): Promise<UserPermission[] | UserPermissionTotals> {
+  const r = await runCli(['users', 'permissions', id, ...args, '-o', 'json'], { env });
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as UserPermission[] | UserPermissionTotals;
+}
+
+async function items(id: string, args: string[] = []): Promise<UserPermission[]> {
+  const b = await body(id, args);
+  return Array.isArray(b) ? b : b.permissions;
+}
+
+/** Every permission of a user, fetched here page by page at 100. */
+async function everything(id: string): Promise<UserPermission[]> {
+  const out: UserPermission[] = [];
+  for (let page = 0; ; page++) {
+    const batch = await items(id, ['--page', String(page), '--per-page', '100']);
+    out.push(...batch);
+    if (batch.length < 100) return out;
+  }
+}
+
+/** The expected plain table, derived here from the JSON items. */
+function table(list: UserPermission[]): string {
+  const columns = ['PERMISSION', 'API', 'IDENTIFIER', 'SOURCE', 'DESCRIPTION'];
+  const rows = list.map((p) => [
+    p.permission_name ?? '-',
+    p.resource_server_name ?? '-',
+    p.resource_server_identifier ?? '-',
+    [
+      ...new Set(
+        (p.sources as Array<{ source_type: string; source_name: string }>).map((s) =>
+          s.source_type === 'DIRECT' ? 'direct' : `role ${s.source_name}`,
+        ),
+      ),
+    ].join(', '),
+    neutralize(p.description ?? '-'),
+  ]);
+  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]?.length ?? 0)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return `${[line(columns), ...rows.map(line)].join('\n')}\n`;
+}
+
+describe('users permissions: invalid input exits 2 and sends nothing', () => {
+  const cases: Array<[string[], string]> = [
+    [['--page=-1'], "--page must be a whole number of at least 0, got '-1'"],
+    [['--page', '1.5'], "--page must be a whole number of at least 0, got '1.5'"],
+    [['--page', 'two'], "--page must be a whole number of at least 0, got 'two'"],
+    [['--per-page', '0'], '--per-page must be from 1 to 100, got 0'],
+    [['--per-page', '101'], '--per-page must be from 1 to 100, got 101'],
+    [['--per-page', '1e2'], "--per-page must be a whole number from 1 to 100, got '1e2'"],
+    [['--all', '--page', '0'], '--all cannot be combined with --page — --all starts at page 0 and fetches every page'],
+    [['--all', '--concurrency', '0'], '--concurrency must be from 1 to 16, got 0'],
+    [['--all', '--concurrency', '17'], '--concurrency must be from 1 to 16, got 17'],
+  ];
+  for (const [args, message] of cases) {
+    it(args.join(' '), async () => {
+      const r = await runCli(['users', 'permissions', 'db|user-0001', ...args], { env });
+      expect(r).toEqual({ code: 2, stdout: '', stderr: `svcadm: ${message}\n` });
+      const { counters } = await emu.requests();
+      expect(counters.interfaceRequests + counters.tokenRequests).toBe(0);
+    });
+  }
+
+  it('an empty user id', async () => {
+    const r = await runCli(['users', 'permissions', ''], { env });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'svcadm: the user id must not be empty\n' });
+    expect((await emu.requests()).counters.interfaceRequests).toBe(0);
+  });
+
+  it('a missing user id', async () => {
+    const r = await runCli(['users', 'permissions'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("svcadm: missing required argument 'user-id' — see 'svcadm --help'\n");
+  });
+
+  it('parses the options with their defaults', () => {
+    expect(parseUserPermissionsOptions('u', {})).toEqual({
+      userId: 'u',
+      page: undefined,
+      perPage: undefined,
+      includeTotals: false,
+      all: false,
+      concurrency: 4,
+    });
+    expect(parseUserPermissionsOptions('u', { page: '0', perPage: '100', includeTotals: true })).toMatchObject({
+      page: 0,
+      perPage: 100,
+      includeTotals: true,
+    });
+  });
+});
+
+describe('users permissions: one page', () => {
+  it('prints the bare array as sent, with the user id percent-encoded in the path', async () => {
+    const r = await runCli(['users', 'permissions', userId(), '-o', 'json'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const list = JSON.parse(r.stdout) as UserPermission[];
+    expect(Array.isArray(list)).toBe(true);
+    expect(list).toHaveLength(10);
+    expect(r.stdout).toBe(jsonDocument(list));
+    expect(await sent(userId())).toEqual([{ query: '', status: 200 }]);
+    expect(pathOf(userId())).toBe('/api/v2/users/db%7Cuser-0001/permissions');
+  });
+
+  it('sends page, per_page and include_totals, and prints the object as sent', async () => {
+    const b = (await body(bulkId(), ['--page', '2', '--per-page', '3', '--include-totals'])) as UserPermissionTotals;
+    expect(b).toMatchObject({ start: 6, limit: 3, total: BULK });
+    expect(b.permissions).toHaveLength(3);
+    expect(await sent(bulkId())).toEqual([{ query: 'page=2&per_page=3&include_totals=true', status: 200 }]);
+  });
+
+  it('prints one permission per line under -o ndjson, with or without totals', async () => {
+    const expected = await items(bulkId(), ['--per-page', '4']);
+    for (const extra of [[], ['--include-totals']]) {
+      const r = await runCli(['users', 'permissions', bulkId(), '--per-page', '4', ...extra, '-o', 'ndjson'], { env });
+      expect(r).toEqual({ code: 0, stderr: '', stdout: expected.map((p) => jsonLine(p)).join('') });
+    }
+  });
+
+  it('prints a table on a terminal, with the next page on stderr', async () => {
+    const expected = await items(bulkId(), ['--per-page', '3']);
+    const r = await runCli(['users', 'permissions', bulkId(), '--per-page', '3'], {
+      env,
+      tty: { stdout: true },
+      columns: 200,
+    });
+    expect(r).toEqual({
+      code: 0,
+      stdout: table(expected),
+      stderr: "Next page: svcadm users permissions 'db|user-bulk' --page 1 --per-page 3\n",
+    });
+  });
+
+  it('summarises where each permission comes from and neutralises service text', async () => {
+    const expected = await items(userId());
+    const r = await runCli(['users', 'permissions', userId()], { env, tty: { stdout: true }, columns: 200 });
+    expect(r.stdout).toBe(table(expected));
+    expect(r.stdout).toContain('role Order Manager, role Viewer');
+    expect(r.stdout).toContain('Act as any user corp-\\x1b[31mred\\x1b[0m-\\u202eexe.txt\\u202c');
+    expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
+    expect(r.stderr).toBe(''); // 10 permissions: a short page, so no hint
+  });
+
+  it('hints from the totals: more after a middle page, none after the last', async () => {
+    const middle = await runCli(
+      ['users', 'permissions', userId(), '--per-page', '4', '--page', '1', '--include-totals'],
+      {
+        env,
+        tty: { stdout: true },
+      },
+    );
+    expect(middle.stderr).toBe(
+      "Next page: svcadm users permissions 'db|user-0001' --page 2 --per-page 4 --include-totals\n",
+    );
+    const last = await runCli(
+      ['users', 'permissions', userId(), '--per-page', '5', '--page', '1', '--include-totals'],
+      {
+        env,
+        tty: { stdout: true },
+      },
+    );
+    expect(last.code).toBe(0);
+    expect(last.stderr).toBe('');
+  });
+
+  it('hints after a full page of the service default size', async () => {
+    const r = await runCli(['users', 'permissions', bulkId(), '-o', 'table'], { env });
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(51);
+    expect(r.stderr).toBe("Next page: svcadm users permissions 'db|user-bulk' --page 1\n");
+  });
+
+  it('exits 5 for an unknown user', async () => {
+    const r = await runCli(['users', 'permissions', 'db|nobody'], { env, tty: { stdout: true } });
+    expect(r).toEqual({ code: 5, stdout: '', stderr: 'svcadm: user db|nobody not found: The user does not exist.\n' });
+    const j = await runCli(['users', 'permissions', 'db|nobody', '-o', 'ndjson'], { env });
+    expect(j.stderr).toBe(
+      '{"error":{"status":404,"code":"inexistent_user","message":"user db|nobody not found: The user does not exist.","exit_code":5}}\n',
+    );
+  });
+});
+
+describe('users permissions --all against the emulator', () => {
+  it('prints one flat array of every permission in order: a totals page, then the rest at 100', async () => {
+    const expected = await everything(bulkId());
+    expect(expected).toHaveLength(BULK);
+    await emu.clearRequests();
+    const r = await runCli(['users', 'permissions', bulkId(), '--all', '-o', 'json'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(jsonDocument(expected));
+    const queries = (await sent(bulkId())).map((s) => s.query);
+    expect(queries[0]).toBe('page=0&per_page=100&include_totals=true');
+    expect(queries.slice(1).sort()).toEqual(Array.from({ length: 11 }, (_, i) => `page=${i + 1}&per_page=100`).sort());
+  });
+
+  it('returns every item once, in order, while the service answers 429 bursts and 5xx', async () => {
+    const expected = await everything(bulkId());
+    await emu.clearRequests();
+    // The totals page passes (skip: 1); the burst then lands on the pages fetched concurrently.
+    await emu.failNext({ path: '/users', status: 429, retryAfter: 0, count: 4, skip: 1 });
+    await emu.failNext({ path: '/users', status: 503, count: 2 });
+    await emu.failNext({ path: '/users', status: 502, count: 1 });
+    const r = await runCli(['users', 'permissions', bulkId(), '--all', '--per-page', '50', '-o', 'ndjson'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(expected.map((p) => jsonLine(p)).join(''));
+    const statuses = (await sent(bulkId())).map((s) => s.status);
+    expect(statuses[0]).toBe(200);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+    expect(statuses.filter((s) => s !== undefined && s >= 500)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(24);
+  });
+
+  it('prints every row in the table, no hint, and progress on a terminal', async () => {
+    const expected = await everything(userId());
+    const r = await runCli(['users', 'permissions', userId(), '--all', '--per-page', '4'], {
+      env,
+      tty: { stdout: true, stderr: true },
+      columns: 200,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(table(expected));
+    expect(r.stderr).toBe('\r\x1b[2Kfetched 4 of 10\r\x1b[2Kfetched 8 of 10\r\x1b[2Kfetched 10 of 10\r\x1b[2K');
+  });
+
+  it('prints an empty array for a user without permissions', async () => {
+    const local = await startLoopback([serve([])]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u1', '--all', '-o', 'json'], {
+        env: { ...env, SVCADM_DOMAIN: local.url, SVCADM_TOKEN: 't' },
+      });
+      expect(r).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+      expect(local.requests.map((q) => q.url)).toEqual([
+        '/api/v2/users/u1/permissions?page=0&per_page=100&include_totals=true',
+      ]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('stops with exit 5 when the user disappears', async () => {
+    const r = await runCli(['users', 'permissions', 'db|gone', '--all', '-o', 'ndjson'], { env });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+  });
+});
+
+/** A fake permissions list served by page, answering through `hold` when given. */
+function perm(i: number): UserPermission {
+  return {
+    sources: [{ source_id: '', source_name: '', source_type: 'DIRECT' }],
+    resource_server_identifier: 'https://api.example.com/x',
+    permission_name: `p:${String(i).padStart(4, '0')}`,
+    resource_server_name: 'X',
+    description: `permission ${i}`,
+  };
+}
+
+function serve(
+  list: UserPermission[],
+  opts: {
+    totals?: boolean;
+    headers?: Record<string, string>;
+    hold?: (req: Recorded, respond: () => void) => void;
+  } = {},
+) {
+  return (req: Recorded, res: ServerResponse) => {
+    const url = new URL(req.url, 'http://x');
+    const page = Number(url.searchParams.get('page') ?? 0);
+    const perPage = Number(url.searchParams.get('per_page') ?? 50);
+    const slice = list.slice(page * perPage, page * perPage + perPage);
+    const withTotals = url.searchParams.get('include_totals') === 'true' && opts.totals !== false;
+    const payload = withTotals
+      ? { start: page * perPage, limit: perPage, total: list.length, permissions: slice }
+      : slice;
+    const respond = () => {
+      res.writeHead(200, { 'content-type': 'application/json', ...opts.headers });
+      res.end(JSON.stringify(payload));
+    };
+    if (opts.hold) opts.hold(req, respond);
+    else respond();
+  };
+}
+
+describe('users permissions --all: concurrency, order and de-duplication', () => {
+  const localEnv = (url: string) => ({ ...env, SVCADM_DOMAIN: url, SVCADM_TOKEN: 't' });
+  const list = Array.from({ length: 25 }, (_, i) => perm(i));
+
+  it('keeps 4 pages in flight by default and prints in order though answers come back reversed', async () => {
+    const held: Array<() => void> = [];
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const local = await startLoopback([
+      serve(list, {
+        hold: (req, respond) => {
+          const done = () => {
+            inFlight--;
+            respond();
+          };
+          if (req.url.includes('include_totals')) return respond();
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          held.push(done);
+          // Answer the first four only once all four are waiting, last first.
+          if (held.length === 4) for (const answer of held.splice(0).reverse()) answer();
+        },
+      }),
+    ]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--all', '--per-page', '5', '-o', 'ndjson'], {
+        env: localEnv(local.url),
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(list.map((p) => jsonLine(p)).join(''));
+      expect(maxInFlight).toBe(4);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('fetches one page at a time with --concurrency 1', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const local = await startLoopback([
+      serve(list, {
+        hold: (_req, respond) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          setImmediate(() => {
+            inFlight--;
+            respond();
+          });
+        },
+      }),
+    ]);
+    try {
+      const r = await runCli(
+        ['users', 'permissions', 'u', '--all', '--per-page', '5', '--concurrency', '1', '-o', 'ndjson'],
+        { env: localEnv(local.url) },
+      );
+      expect(r.stdout).toBe(list.map((p) => jsonLine(p)).join(''));
+      expect(maxInFlight).toBe(1);
+      expect(local.requests).toHaveLength(5);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('eases off to one request at a time while X-RateLimit-Remaining is low', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const local = await startLoopback([
+      serve(list, {
+        headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '2' },
+        hold: (_req, respond) => {
+          inFlight++;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          setImmediate(() => {
+            inFlight--;
+            respond();
+          });
+        },
+      }),
+    ]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--all', '--per-page', '5', '-o', 'ndjson', '--debug'], {
+        env: localEnv(local.url),
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(list.map((p) => jsonLine(p)).join(''));
+      // The first page said "2 left": the second batch already goes one by one.
+      expect(maxInFlight).toBe(1);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('prints a permission repeated across pages once', async () => {
+    // Page 1 starts with the last item of page 0 again, as when an item is inserted between requests.
+    const pages = [list.slice(0, 5), [list[4], ...list.slice(5, 9)], list.slice(9, 12)] as UserPermission[][];
+    const local = await startLoopback([
+      (req, res) => {
+        const url = new URL(req.url, 'http://x');
+        const page = Number(url.searchParams.get('page'));
+        const slice = pages[page] ?? [];
+        const payload = page === 0 ? { start: 0, limit: 5, total: 13, permissions: slice } : slice;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      },
+    ]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--all', '--per-page', '5', '-o', 'ndjson'], {
+        env: localEnv(local.url),
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(
+        list
+          .slice(0, 12)
+          .map((p) => jsonLine(p))
+          .join(''),
+      );
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('goes on page by page until a short page when the service ignores include_totals', async () => {
+    const local = await startLoopback([serve(list, { totals: false })]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--all', '--per-page', '10', '-o', 'json'], {
+        env: localEnv(local.url),
+      });
+      expect(r).toEqual({ code: 0, stdout: jsonDocument(list), stderr: '' });
+      expect(local.requests.map((q) => new URL(q.url, 'http://x').searchParams.get('page'))).toEqual(['0', '1', '2']);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('summarizeSources', () => {
+  it('reads the shapes it may meet', () => {
+    expect(summarizeSources(undefined)).toBeUndefined();
+    expect(summarizeSources([{ source_type: 'DIRECT' }, { source_type: 'ROLE', source_name: 'Admin' }])).toBe(
+      'direct, role Admin',
+    );
+    expect(summarizeSources([{ source_type: 'ROLE', source_id: 'rol_1' }])).toBe('role rol_1');
+    expect(summarizeSources([{ source_type: 'GROUP', source_name: 'Ops' }, 'x'])).toBe('group Ops, x');
+    expect(summarizeSources({ weird: true })).toBe('{"weird":true}');
+  });
+});
