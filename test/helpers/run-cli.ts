@@ -79,7 +79,11 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'svcadm.js');
 
 /** Spawns the built binary (run `npm run build` first; `npm test` does). */
-export function runBin(argv: string[], env: Record<string, string | undefined> = {}, stdin?: string): Promise<CliResult> {
+export function runBin(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  stdin?: string,
+): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
