@@ -7,9 +7,10 @@ export async function askLine(io: Io, question: string): Promise<string> {
   const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
   try {
     return await new Promise<string>((resolve, reject) => {
-      io.stderr.write(question);
+      // Listen before asking: an answer that arrives at once (a test's stream, a pasted line) is not lost.
       rl.once('line', resolve);
       rl.once('close', () => reject(new Interrupted()));
+      io.stderr.write(question);
     });
   } finally {
     rl.close();
