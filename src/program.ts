@@ -1,12 +1,14 @@
 import { Command, type HelpContext, Option } from 'commander';
 import { registerAuthCommands } from './commands/auth.js';
-import { registerEventsCommands } from './commands/events.js';
+import { registerCompletionCommands } from './commands/completion.js';
 import { registerConnectionsCommands } from './commands/connections.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
+import { registerEventsCommands } from './commands/events.js';
 import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
 import { registerUsersCommands } from './commands/users.js';
+import { addCommandHelp } from './help/command-help.js';
 import { OUTPUT_FORMATS } from './render/output.js';
 import type { Session } from './session.js';
 import { packageVersion } from './version.js';
@@ -78,5 +80,7 @@ export function buildProgram(session: Session): Command {
   registerUsersCommands(program, session);
   registerConnectionsCommands(program, session);
   registerEmulatorCommand(program, session);
+  registerCompletionCommands(program, session);
+  addCommandHelp(program);
   return program;
 }

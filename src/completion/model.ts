@@ -1,0 +1,101 @@
+import { type Command, Help, type Option } from 'commander';
+import { EVENT_TYPES } from '../api/event-types.js';
+
+/** What can be completed where a value is expected. */
+export type ValueSpec =
+  | { kind: 'any' }
+  | { kind: 'choices'; values: readonly string[] }
+  /** Comma-separated list of choices (`--type user.created,user.deleted`). */
+  | { kind: 'list'; values: readonly string[] }
+  /** Profile names, asked of `svcadm __complete profiles` at completion time. */
+  | { kind: 'profiles' }
+  | { kind: 'file' };
+
+export interface OptionSpec {
+  /** `-o`, `--output`: every spelling. */
+  names: string[];
+  description: string;
+  /** Undefined for a flag that takes no value. */
+  value: ValueSpec | undefined;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** Names from the root, e.g. `['events', 'tail']`; empty for the root. */
+  path: string[];
+  description: string;
+  /** Own options; the root's are global and valid at every level. */
+  options: OptionSpec[];
+  commands: CommandSpec[];
+  /** The value of the first positional argument, when it is not a subcommand. */
+  argument: ValueSpec | undefined;
+  /** commander's implicit `help [command]` exists at this level. */
+  helpCommand: boolean;
+}
+
+/** The hidden command the generated scripts call back into for values only known at completion time. */
+export const DYNAMIC_COMMAND = '__complete';
+
+/** Values commander cannot know: long option name → values. */
+const OPTION_VALUES: Readonly<Record<string, ValueSpec>> = {
+  '--profile': { kind: 'profiles' },
+  '--type': { kind: 'list', values: EVENT_TYPES },
+  '--cursor-file': { kind: 'file' },
+};
+
+/** First positional argument of these commands is a profile name. */
+const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles show', 'profiles remove']);
+
+function optionSpec(option: Option): OptionSpec {
+  const names = [option.short, option.long].filter((n): n is string => n !== undefined);
+  const takesValue = option.required || option.optional;
+  let value: ValueSpec | undefined;
+  if (takesValue) {
+    value =
+      (option.long ? OPTION_VALUES[option.long] : undefined) ??
+      (option.argChoices ? { kind: 'choices', values: [...option.argChoices] } : { kind: 'any' });
+  }
+  return { names, description: option.description, value };
+}
+
+function argumentSpec(command: Command, path: string[]): ValueSpec | undefined {
+  const first = command.registeredArguments[0];
+  if (!first) return undefined;
+  if (PROFILE_ARGUMENT.has(path.join(' '))) return { kind: 'profiles' };
+  return first.argChoices ? { kind: 'choices', values: [...first.argChoices] } : { kind: 'any' };
+}
+
+function commandSpec(command: Command, path: string[], help: Help, isRoot: boolean): CommandSpec {
+  const visible = help.visibleCommands(command);
+  const options = help
+    .visibleOptions(command)
+    // `--version` is the root's only; `--help` is everyone's, so the root lists it as a global.
+    .filter((o) => isRoot || o.long !== '--help')
+    .map(optionSpec);
+  return {
+    name: command.name(),
+    path,
+    description: command.description(),
+    options,
+    commands: visible
+      .filter((c) => command.commands.includes(c))
+      .map((c) => commandSpec(c, [...path, c.name()], help, false)),
+    argument: argumentSpec(command, path),
+    helpCommand: visible.some((c) => !command.commands.includes(c)),
+  };
+}
+
+/** The completion model of a commander program: visible commands and options, with the values they accept. */
+export function completionModel(program: Command): CommandSpec {
+  return commandSpec(program, [], new Help(), true);
+}
+
+/** Every command of the model, depth first, root included. */
+export function allCommands(root: CommandSpec): CommandSpec[] {
+  return [root, ...root.commands.flatMap(allCommands)];
+}
+
+/** Root options valid after a subcommand too (all but `--version`). */
+export function globalOptions(root: CommandSpec): OptionSpec[] {
+  return root.options.filter((o) => !o.names.includes('--version'));
+}

@@ -1,0 +1,87 @@
+import { allCommands, type CommandSpec, globalOptions, type OptionSpec, type ValueSpec } from './model.js';
+
+/** A single-quoted word for bash and zsh. */
+export function shQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+const HELP_ENTRY = 'help:show help for a command';
+
+function entries(items: readonly string[]): string {
+  return `(${items.map(shQuote).join(' ')})`;
+}
+
+function optionEntries(options: readonly OptionSpec[]): string[] {
+  return options.flatMap((o) => o.names.map((n) => `${n}:${o.description}`));
+}
+
+function valueLines(spec: ValueSpec | undefined): string {
+  if (spec === undefined) return '_svcadm_k=flag';
+  if (spec.kind === 'choices' || spec.kind === 'list')
+    return `_svcadm_k=${spec.kind}; _svcadm_r=${entries(spec.values)}`;
+  return `_svcadm_k=${spec.kind}`;
+}
+
+const key = (path: readonly string[]): string => shQuote(path.join(' '));
+
+/**
+ * Data functions shared by the bash and zsh scripts (the syntax used is common to both). Each sets `_svcadm_r`
+ * (an array of `name:description` or values) and `_svcadm_k` (the kind of value: flag, any, choices, list,
+ * profiles, file) for a command path such as `events tail`.
+ */
+export function shDataFunctions(root: CommandSpec): string {
+  const commands = allCommands(root);
+  const globals = globalOptions(root);
+  const globalNames = new Set(globals.flatMap((o) => o.names));
+  const out: string[] = [];
+
+  out.push('# Sets _svcadm_r to the subcommands of the command path $1, as name:description.');
+  out.push('_svcadm_commands() {', '  case "$1" in');
+  for (const c of commands) {
+    if (c.commands.length === 0) continue;
+    const items = [...c.commands.map((s) => `${s.name}:${s.description}`), ...(c.helpCommand ? [HELP_ENTRY] : [])];
+    out.push(`    ${key(c.path)}) _svcadm_r=${entries(items)} ;;`);
+  }
+  out.push('    *) _svcadm_r=() ;;', '  esac', '}', '');
+
+  out.push('# Sets _svcadm_r to the options valid at the command path $1 (its own, then the global ones).');
+  out.push('_svcadm_options() {', '  case "$1" in');
+  for (const c of commands) {
+    const own = c.options.filter((o) => !o.names.some((n) => globalNames.has(n)));
+    if (own.length > 0) out.push(`    ${key(c.path)}) _svcadm_r=${entries(optionEntries(own))} ;;`);
+  }
+  out.push('    *) _svcadm_r=() ;;', '  esac');
+  out.push(`  _svcadm_r+=${entries(optionEntries(globals))}`, '}', '');
+
+  out.push('# Sets _svcadm_k (and _svcadm_r) to what option $2 takes at the command path $1.');
+  out.push('_svcadm_value() {', '  _svcadm_r=()', '  case "$1|$2" in');
+  for (const c of commands) {
+    for (const o of c.options) {
+      if (o.value === undefined || o.names.some((n) => globalNames.has(n))) continue;
+      const pattern = o.names.map((n) => shQuote(`${c.path.join(' ')}|${n}`)).join('|');
+      out.push(`    ${pattern}) ${valueLines(o.value)} ;;`);
+    }
+  }
+  for (const o of globals) {
+    if (o.value === undefined) continue;
+    const pattern = o.names.map((n) => `*${shQuote(`|${n}`)}`).join('|');
+    out.push(`    ${pattern}) ${valueLines(o.value)} ;;`);
+  }
+  out.push('    *) _svcadm_k=flag ;;', '  esac', '}', '');
+
+  out.push('# Sets _svcadm_k (and _svcadm_r) to what the first argument of the command path $1 takes.');
+  out.push('_svcadm_argument() {', '  _svcadm_r=()', '  case "$1" in');
+  for (const c of commands) {
+    if (c.commands.length > 0 || c.argument === undefined || c.argument.kind === 'any') continue;
+    out.push(`    ${key(c.path)}) ${valueLines(c.argument)} ;;`);
+  }
+  out.push('    *) _svcadm_k=any ;;', '  esac', '}', '');
+
+  out.push('# Succeeds when $2 is a subcommand at the command path $1.');
+  out.push('_svcadm_is_command() {');
+  out.push('  local _svcadm_e', '  _svcadm_commands "$1"');
+  out.push(`  for _svcadm_e in "\${_svcadm_r[@]}"; do`);
+  out.push(`    [[ \${_svcadm_e%%:*} == "$2" ]] && return 0`);
+  out.push('  done', '  return 1', '}');
+  return out.join('\n');
+}
