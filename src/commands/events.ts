@@ -134,7 +134,7 @@ export function registerEventsCommands(program: Command, session: Session): void
     .option('--duration <d>', 'stop after this long (e.g. 30s, 5m)')
     .option('--cursor-file <path>', 'start from the cursor saved here; keep it current as the stream advances')
     .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
-    .addHelpText('after', `\nEvent types:\n${typeList()}\n`)
+    .addHelpText('after', `\nEvent types:\n${typeList()}`)
     .addHelpText(
       'after',
       examples(

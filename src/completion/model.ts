@@ -66,7 +66,9 @@ function argumentSpec(command: Command, path: string[]): ValueSpec | undefined {
 }
 
 function commandSpec(command: Command, path: string[], help: Help, isRoot: boolean): CommandSpec {
+  // commander's implicit help command is not in `commands`; svcadm's own (`help [command...]`) is.
   const visible = help.visibleCommands(command);
+  const isHelp = (c: Command): boolean => c.name() === 'help';
   const options = help
     .visibleOptions(command)
     // `--version` is the root's only; `--help` is everyone's, so the root lists it as a global.
@@ -78,10 +80,10 @@ function commandSpec(command: Command, path: string[], help: Help, isRoot: boole
     description: command.description(),
     options,
     commands: visible
-      .filter((c) => command.commands.includes(c))
+      .filter((c) => command.commands.includes(c) && !isHelp(c))
       .map((c) => commandSpec(c, [...path, c.name()], help, false)),
     argument: argumentSpec(command, path),
-    helpCommand: visible.some((c) => !command.commands.includes(c)),
+    helpCommand: visible.some(isHelp),
   };
 }
 

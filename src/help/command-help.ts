@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
 
 const CREDENTIALS =
   '  SVCADM_PROFILE, SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET, SVCADM_TOKEN,\n' +
@@ -20,6 +21,7 @@ const ENVIRONMENT: Readonly<Record<string, readonly string[]>> = {
   'profiles remove': [STORE],
   completion: ['  SVCADM_CONFIG_DIR                  profile names are completed from the store here'],
   emulator: [],
+  help: [],
 };
 
 function commandPath(command: Command): string[] {
@@ -51,14 +53,36 @@ function groupExamples(group: Command): string {
 
 function environmentSection(command: Command): string {
   const lines = ENVIRONMENT[commandPath(command).join(' ')] ?? TENANT;
-  return lines.length ? `\nEnvironment:\n${lines.join('\n')}\n` : '';
+  if (lines.length === 0) return '';
+  const gap = afterHelpText(command).endsWith('\n\n') ? '' : '\n';
+  return `${gap}Environment:\n${lines.join('\n')}\n`;
+}
+
+/** The command at the end of `names` (`['policies', 'get']`), or a usage error naming the first unknown one. */
+function findCommand(program: Command, names: readonly string[]): Command {
+  let command = program;
+  for (const name of names) {
+    const next = command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (!next) throw new UsageError(`unknown command '${names.join(' ')}'`, "see 'svcadm --help'");
+    command = next;
+  }
+  return command;
 }
 
 /**
- * Completes every command's help, whenever it is added to the tree: a group lists one example per command, a
- * command names the environment variables it reads (after its own examples). The root has its own sections.
+ * `svcadm help <command path>`, which commander's own help command does not resolve beyond the first name.
+ * Then every command's help is completed, whenever the command was added: a group lists one example per command,
+ * a command names the environment variables it reads (after its own examples). The root has its own sections.
  */
 export function addCommandHelp(program: Command): void {
+  program
+    .command('help')
+    .description('show help for a command')
+    .argument('[command...]', 'the command, e.g. policies get')
+    .addHelpText('after', '\nExamples:\n  $ svcadm help policies get\n')
+    .action((names: string[]) => {
+      findCommand(program, names).help();
+    });
   program.addHelpText('afterAll', ({ command }) => {
     if (command === program) return '';
     return command.commands.length ? groupExamples(command) : environmentSection(command);
