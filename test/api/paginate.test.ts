@@ -4,6 +4,7 @@ import {
   type CheckpointPage,
   checkpointPages,
   deduplicator,
+  FingerprintSet,
   nextWindow,
   orderedPages,
   type Page,
@@ -68,7 +69,7 @@ async function collect<T>(gen: AsyncGenerator<Page<T>>): Promise<T[]> {
 }
 
 describe('orderedPages', () => {
-  it('yields pages in order even when they arrive in reverse, with at most `concurrency` in flight', async () => {
+  it('yields pages in order though they arrive in reverse, never more than `concurrency` in flight', async () => {
     const fake = manualPages();
     const result = collect(
       orderedPages({ fetchPage: fake.fetchPage, from: 1, knownEnd: 9, perPage: 2, concurrency: 4 }),
@@ -77,25 +78,30 @@ describe('orderedPages', () => {
     expect(fake.started).toEqual([1, 2, 3, 4]);
     for (const index of [4, 3, 2]) fake.answer(index, range(index * 2, 2));
     await flush();
-    expect(fake.started).toEqual([1, 2, 3, 4]); // page 1 still holds the head: nothing new starts
+    // Page 1 is slow: fetching goes on past it, up to 8 pages held.
+    expect(fake.started).toEqual(range(1, 7));
+    for (const index of [7, 6, 5]) fake.answer(index, range(index * 2, 2));
+    await flush();
+    expect(fake.started).toEqual(range(1, 8)); // 8 held (1 to 8): nothing more until the reader takes page 1
     fake.answer(1, range(2, 2));
     await flush();
-    expect(fake.started).toEqual(range(1, 8));
-    for (const index of [8, 7, 6, 5]) fake.answer(index, range(index * 2, 2));
+    fake.answer(8, range(16, 2));
     expect(await result).toEqual(range(2, 16));
     expect(fake.maxInFlight).toBe(4);
     expect(fake.started).toEqual(range(1, 8)); // knownEnd bounds the requests: no probe past the total
   });
 
-  it('starts no new request while the reader does not take pages', async () => {
+  it('holds at most twice the concurrency while the reader does not take pages', async () => {
     const fake = manualPages();
     const gen = orderedPages({ fetchPage: fake.fetchPage, from: 0, knownEnd: 100, perPage: 1, concurrency: 3 });
     const first = gen.next();
-    await flush();
-    for (const index of [0, 1, 2]) fake.answer(index, [index]);
+    for (let round = 0; round < 5; round++) {
+      await flush();
+      for (const index of fake.started) fake.answer(index, [index]);
+    }
     expect((await first).value?.items).toEqual([0]);
     await flush();
-    expect(fake.started).toEqual([0, 1, 2]);
+    expect(fake.started).toEqual(range(0, 7)); // page 0 taken, pages 1 to 6 held
     await gen.return(undefined);
   });
 
@@ -253,5 +259,18 @@ describe('deduplicator', () => {
         { k: 'c', v: 5 },
       ]),
     ).toEqual([{ k: 'c', v: 5 }]);
+  });
+});
+
+describe('FingerprintSet', () => {
+  it('tells new strings from seen ones across growth, including near-identical ones', () => {
+    const set = new FingerprintSet();
+    const keys = Array.from({ length: 20_000 }, (_, i) => `https://api.example.com/x\u0000read:thing-${i}`);
+    for (const k of keys) expect(set.add(k)).toBe(true);
+    expect(set.size).toBe(20_000);
+    for (const k of keys) expect(set.add(k)).toBe(false);
+    expect(set.add('https://api.example.com/x\u0000read:thing-20000')).toBe(true);
+    expect(set.add('')).toBe(true);
+    expect(set.add('')).toBe(false);
   });
 });
