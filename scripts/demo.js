@@ -18,7 +18,10 @@ function svcadm(args, input) {
   const shown = args.map((a) => (/[\s|$]/.test(a) ? `'${a}'` : a)).join(' ');
   console.log(`\n${bold(`$ svcadm ${shown}`)}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: [input ? 'pipe' : 'ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env,
+      stdio: [input ? 'pipe' : 'ignore', 'inherit', 'inherit'],
+    });
     if (input) child.stdin.end(input);
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`svcadm ${shown} exited ${code}`))));

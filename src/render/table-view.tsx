@@ -10,7 +10,29 @@ function CellText({ value, color, bold }: { value: Cell; color: boolean; bold?: 
   );
 }
 
-export function TableView({ spec, color }: { spec: TableSpec; color: boolean }) {
+/**
+ * Column widths (with a 2-space gutter) that fit `total` columns: the widest column gives way first, so one long
+ * description is cut rather than a short column vanishing.
+ */
+export function fitWidths(natural: number[], total: number, min = 6): number[] {
+  const widths = [...natural];
+  let excess = widths.reduce((a, b) => a + b, 0) - total;
+  while (excess > 0) {
+    let widest = 0;
+    widths.forEach((w, i) => {
+      if (w > (widths[widest] ?? 0)) widest = i;
+    });
+    const current = widths[widest] ?? 0;
+    if (current <= min) break;
+    const second = Math.max(min, ...widths.filter((_, i) => i !== widest));
+    const cut = Math.min(excess, Math.max(1, current - second));
+    widths[widest] = current - cut;
+    excess -= cut;
+  }
+  return widths;
+}
+
+export function TableView({ spec, color, columns = 1000 }: { spec: TableSpec; color: boolean; columns?: number }) {
   if (spec.kind === 'detail') {
     const width = Math.max(0, ...spec.rows.map(([label]) => label.length)) + 2;
     return (
@@ -32,12 +54,15 @@ export function TableView({ spec, color }: { spec: TableSpec; color: boolean }) 
       </Box>
     );
   }
-  const widths = spec.columns.map((c, i) => Math.max(c.length, ...spec.rows.map((r) => r[i]?.text.length ?? 0)) + 2);
+  const widths = fitWidths(
+    spec.columns.map((c, i) => Math.max(c.length, ...spec.rows.map((r) => r[i]?.text.length ?? 0)) + 2),
+    columns,
+  );
   return (
     <Box flexDirection="column">
       <Box>
         {spec.columns.map((c, i) => (
-          <Box key={c} width={widths[i]} flexShrink={i === spec.columns.length - 1 ? 1 : 0}>
+          <Box key={c} width={widths[i]} flexShrink={0} paddingRight={2}>
             <CellText value={{ text: c.toUpperCase() }} color={color} bold />
           </Box>
         ))}
@@ -46,7 +71,7 @@ export function TableView({ spec, color }: { spec: TableSpec; color: boolean }) 
         // biome-ignore lint/suspicious/noArrayIndexKey: rows are static and never reordered
         <Box key={r}>
           {row.map((value, i) => (
-            <Box key={spec.columns[i]} width={widths[i]} flexShrink={i === row.length - 1 ? 1 : 0}>
+            <Box key={spec.columns[i]} width={widths[i]} flexShrink={0} paddingRight={2}>
               <CellText value={value} color={color} />
             </Box>
           ))}
@@ -58,11 +83,11 @@ export function TableView({ spec, color }: { spec: TableSpec; color: boolean }) 
 
 /** Renders a one-shot table for a terminal of the given width. */
 export function renderTable(spec: TableSpec, color: boolean, columns: number): string {
-  useColorLevel(color);
-  return `${renderToString(<TableView spec={spec} color={color} />, { columns })}\n`;
+  applyColorLevel(color);
+  return `${renderToString(<TableView spec={spec} color={color} columns={columns} />, { columns })}\n`;
 }
 
 /** Ink colours through chalk, which guesses from the process; our decision (flags, NO_COLOR, FORCE_COLOR) wins. */
-export function useColorLevel(color: boolean): void {
+export function applyColorLevel(color: boolean): void {
   chalk.level = color ? (Math.max(chalk.level, 1) as typeof chalk.level) : 0;
 }

@@ -101,6 +101,8 @@ export async function run({ pairs = 11 } = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const r of await run()) {
-    console.log(`${r.name}: ${r.measured.toFixed(1)} ms vs ${r.baseline.toFixed(1)} ms = ${r.ratio.toFixed(2)}x (target ${r.target})`);
+    console.log(
+      `${r.name}: ${r.measured.toFixed(1)} ms vs ${r.baseline.toFixed(1)} ms = ${r.ratio.toFixed(2)}x (target ${r.target})`,
+    );
   }
 }
