@@ -48,3 +48,15 @@ describe('tableText', () => {
     ).toBe('T\nid        x\nresource  \\x1bz\n');
   });
 });
+
+describe('fitWidths', () => {
+  it('keeps natural widths that fit', async () => {
+    const { fitWidths } = await import('../src/render/table-view.js');
+    expect(fitWidths([10, 20, 5], 80)).toEqual([10, 20, 5]);
+  });
+  it('cuts the widest column first, down to the next widest', async () => {
+    const { fitWidths } = await import('../src/render/table-view.js');
+    expect(fitWidths([10, 60, 12], 60)).toEqual([10, 38, 12]);
+    expect(fitWidths([30, 30, 10], 50)).toEqual([20, 20, 10]);
+  });
+});
