@@ -49,7 +49,7 @@ export async function runAuthStatus(rt: Runtime): Promise<void> {
       ['client id', cell(status.client_id ?? '(bearer token given)')],
       ['token', cell(`from the ${status.token_source}`)],
       ['expires', cell(status.expires_at === null ? 'unknown' : `${status.expires_at} (in ${minutes} min)`)],
-      ['scopes', cell(status.scopes.length ? status.scopes.join(' ') : '(none)')],
+      ['scopes', cell(status.scopes.length ? `(${status.scopes.length}) ${status.scopes.join(' ')}` : '(none)')],
     ],
   }));
 }
