@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ApiError, AuthError, CliError, NetworkError } from '../errors.js';
 import type { Query } from './client.js';
@@ -35,7 +36,15 @@ export interface SubscribeOptions {
 
 /** One thing that happened on the subscription, in order. */
 export type TailItem =
-  | { kind: 'event'; type: string; offset: string | undefined; payload: Record<string, unknown> }
+  | {
+      kind: 'event';
+      type: string;
+      offset: string | undefined;
+      /** The data line as received: a JSON object without `type`. */
+      data: string;
+      /** The payload with `type` injected, parsed on demand (NDJSON output never needs it). */
+      payload(): Record<string, unknown>;
+    }
   /** The position moved without an event to show (`offset-only`, a bare `id:`, an error's offset). */
   | { kind: 'cursor'; offset: string }
   | { kind: 'stream-error'; code: string; message: string; fatal: boolean }
@@ -79,6 +88,75 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The chunks of a stream as they arrive. Unlike the stream's own iterator, which hands over everything buffered as
+ * one string, this keeps chunks small, so that they die young and the heap stays small at high rates.
+ */
+async function* chunksOf(stream: Readable): AsyncGenerator<string, void, undefined> {
+  const queue: string[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let failure: Error | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const onData = (chunk: string) => {
+    queue.push(chunk);
+    if (queue.length >= 4) stream.pause();
+    notify();
+  };
+  const onEnd = () => {
+    ended = true;
+    notify();
+  };
+  const onError = (err: Error) => {
+    failure = err;
+    notify();
+  };
+  stream.on('data', onData);
+  stream.on('end', onEnd);
+  stream.on('close', onEnd);
+  stream.on('error', onError);
+  try {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk !== undefined) {
+        if (queue.length === 0 && stream.isPaused()) stream.resume();
+        yield chunk;
+        continue;
+      }
+      if (failure) throw failure;
+      if (ended) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } finally {
+    stream.off('data', onData);
+    stream.off('end', onEnd);
+    stream.off('close', onEnd);
+    stream.off('error', onError);
+  }
+}
+
+function isObjectText(text: string): boolean {
+  return text.startsWith('{') && text.endsWith('}');
+}
+
+/** The payload as an object, `type` from the SSE `event:` field first. */
+export function payloadOf(type: string, data: string): Record<string, unknown> {
+  const payload: Record<string, unknown> = { type, ...parseJsonObject(data) };
+  payload.type = type;
+  return payload;
+}
+
+/** The payload as one compact JSON text with `type` injected, spliced rather than parsed and re-serialised. */
+export function payloadJson(type: string, data: string): string {
+  const rest = data.slice(1).trimStart();
+  return `{"type":${JSON.stringify(type)}${rest.startsWith('}') ? '' : ','}${rest}`;
 }
 
 function stringField(record: Record<string, unknown> | undefined, name: string): string | undefined {
@@ -212,21 +290,20 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
             else endedByError = streamError(code, message);
             return;
           }
-          const data = parseJsonObject(msg.data);
-          const offset = stringField(data, 'offset') ?? msg.id;
-          if (!data) {
-            advance(offset);
+          const data = msg.data.trim();
+          // The id is the offset on this wire: no need to parse every payload just to learn it.
+          const parsed = msg.id ? undefined : parseJsonObject(data);
+          const offset = msg.id || stringField(parsed, 'offset');
+          advance(offset);
+          if (!isObjectText(data) || (!msg.id && !parsed)) {
             batch.push({ kind: 'warning', message: `skipped a ${type} message whose data is not a JSON object` });
             return;
           }
-          advance(offset);
           if (typeFilter && !typeFilter.has(type)) {
             if (offset !== undefined) batch.push({ kind: 'cursor', offset });
             return;
           }
-          const payload: Record<string, unknown> = { type, ...data };
-          payload.type = type;
-          batch.push({ kind: 'event', type, offset, payload });
+          batch.push({ kind: 'event', type, offset, data, payload: () => payloadOf(type, data) });
         };
         const parser = createParser({
           onEvent,
@@ -238,7 +315,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         stream.setEncoding('utf8');
         const idle = setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
-          for await (const chunk of stream as AsyncIterable<string>) {
+          for await (const chunk of chunksOf(stream)) {
             idle.refresh();
             parser.feed(chunk);
             if (batch.length > 0) {

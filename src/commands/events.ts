@@ -1,12 +1,11 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
 import { EVENT_TYPES, type EventType, isEventType, nearestEventType } from '../api/event-types.js';
-import { subscribeEvents, type TailItem } from '../api/events.js';
+import { payloadJson, subscribeEvents, type TailItem } from '../api/events.js';
 import { UsageError } from '../errors.js';
 import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../events/cursor-file.js';
 import { formatEventLine } from '../render/event-line.js';
-import { jsonLine } from '../render/output.js';
-import { neutralize } from '../render/sanitize.js';
+import { escapeJsonText, neutralize } from '../render/sanitize.js';
 import type { TailStatus, TailViewHandle } from '../render/tail-view.js';
 import type { Runtime } from '../runtime.js';
 import { action, examples, type Session } from '../session.js';
@@ -154,7 +153,7 @@ export function registerEventsCommands(program: Command, session: Session): void
 
 /** Where the events go: NDJSON, plain lines (a table off a terminal), or the live view. */
 interface Sink {
-  line(payload: Record<string, unknown>): string;
+  line(item: EventItem): string;
   write(text: string): Promise<void> | undefined;
   /** A line on stderr; `always` ignores --quiet. */
   notice(text: string, always?: boolean): void;
@@ -166,8 +165,8 @@ async function openSink(rt: Runtime, initial: TailStatus): Promise<Sink> {
   const { stdout } = rt.ctx.io;
   if (rt.format !== 'table') {
     return {
-      line: jsonLine,
-      write: (text) => rt.write(text),
+      line: (item) => `${payloadJson(item.type, item.data)}\n`,
+      write: (text) => rt.write(escapeJsonText(text)),
       notice: (text, always) => (always ? rt.ctx.io.stderr.write(`${text}\n`) : rt.notice(text)),
       close: () => {},
     };
@@ -176,7 +175,7 @@ async function openSink(rt: Runtime, initial: TailStatus): Promise<Sink> {
   const width = () => stdout.columns ?? 100;
   if (!stdout.isTTY) {
     return {
-      line: (payload) => `${formatEventLine(payload, color, Number.POSITIVE_INFINITY)}\n`,
+      line: (item) => `${formatEventLine(item.payload(), color, Number.POSITIVE_INFINITY)}\n`,
       write: (text) => rt.write(text),
       notice: (text, always) => (always ? rt.ctx.io.stderr.write(`${text}\n`) : rt.notice(text)),
       close: () => {},
@@ -185,7 +184,7 @@ async function openSink(rt: Runtime, initial: TailStatus): Promise<Sink> {
   const { startTailView } = await import('../render/tail-view.js');
   const view: TailViewHandle = startTailView(rt.ctx.io, initial, color);
   return {
-    line: (payload) => `${formatEventLine(payload, color, width())}\n`,
+    line: (item) => `${formatEventLine(item.payload(), color, width())}\n`,
     write: async (text) => {
       view.writeLines(text);
       if (stdout.writableNeedDrain) await once(stdout, 'drain');
@@ -197,6 +196,8 @@ async function openSink(rt: Runtime, initial: TailStatus): Promise<Sink> {
     close: () => view.close(),
   };
 }
+
+type EventItem = Extract<TailItem, { kind: 'event' }>;
 
 const RATE_WINDOW_MS = 5000;
 
@@ -243,7 +244,7 @@ export async function runEventsTail(rt: Runtime, opts: TailOptions): Promise<boo
       const before = cursor;
       for (const item of batch) {
         if (item.kind === 'event') {
-          out += sink.line(item.payload);
+          out += sink.line(item);
           seen++;
           if (item.offset !== undefined) cursor = item.offset;
           if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {

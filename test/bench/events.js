@@ -1,0 +1,173 @@
+// `events tail` bench (run after `npm run build`): NDJSON throughput against `curl -N … | grep -m N '^data:'` on the same
+// emulator stream, and peak RSS for N events in NDJSON and in the live view under a pseudo-terminal.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator } from '../../dist/emulator/server.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = join(here, '..', '..', 'bin', 'svcadm.js');
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const TIME = '/usr/bin/time';
+
+function shellQuote(text) {
+  return `'${String(text).replace(/'/g, `'\\''`)}'`;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Runs a shell command with stdout to /dev/null; resolves with its wall time in ms. */
+function timed(command, env) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn('sh', ['-c', command], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) reject(new Error(`'${command}' exited with ${code}: ${stderr.slice(-500)}`));
+      else resolve({ ms, stderr });
+    });
+  });
+}
+
+/** `curl -N … | grep -m N '^data:'`, timed until grep has its N lines (curl is then stopped: a stream never ends). */
+function timedCurlGrep(url, accessToken, count) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const curl = spawn('curl', ['-sN', '-H', `Authorization: Bearer ${accessToken}`, url], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    // grep's output is a pipe drained here: GNU grep writing to /dev/null keeps reading past -m.
+    const grep = spawn('grep', ['-m', String(count), '^data:'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    grep.stdout.resume();
+    curl.stdout.pipe(grep.stdin);
+    curl.stdout.on('error', () => {});
+    grep.stdin.on('error', () => {});
+    curl.on('error', reject);
+    grep.on('error', reject);
+    grep.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      curl.kill();
+      if (code !== 0) reject(new Error(`grep exited with ${code}`));
+      else resolve({ ms });
+    });
+  });
+}
+
+async function token(emu) {
+  const res = await fetch(`${emu.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: emu.admin.clientId,
+      client_secret: emu.admin.clientSecret,
+      audience: `${emu.url}/api/v2/`,
+    }),
+  });
+  return (await res.json()).access_token;
+}
+
+function peakRssMb(file) {
+  const text = readFileSync(file, 'utf8').trim().split('\n').pop() ?? '';
+  return Number(text) / 1024;
+}
+
+export async function run() {
+  const rows = [];
+  const emu = await startEmulator({
+    events: EVENTS + 1000,
+    eventRate: 0,
+    rateLimit: 0,
+    heartbeatMs: 0,
+    streamLifetimeMs: 0,
+    maxStreams: 64,
+  });
+  const work = mkdtempSync(join(tmpdir(), 'svcadm-bench-events-'));
+  try {
+    const accessToken = await token(emu);
+    const since = '2000-01-01T00:00:00Z';
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SVCADM_DOMAIN: emu.url,
+      SVCADM_TOKEN: accessToken,
+      SVCADM_CONFIG_DIR: work,
+    };
+    const tail = `${shellQuote(process.execPath)} ${shellQuote(BIN)} events tail --since ${since} --max-events ${EVENTS} -o ndjson`;
+    const curlMs = [];
+    const tailMs = [];
+    for (let i = 0; i < RUNS; i++) {
+      curlMs.push((await timedCurlGrep(`${emu.url}/api/v2/events?from_timestamp=${since}`, accessToken, EVENTS)).ms);
+      tailMs.push((await timed(`${tail} > /dev/null`, env)).ms);
+    }
+    const measured = median(tailMs);
+    const baseline = median(curlMs);
+    rows.push({
+      name: `events tail NDJSON, ${EVENTS.toLocaleString('en-US')} events to /dev/null vs curl | grep`,
+      measured,
+      baseline,
+      ratio: measured / baseline,
+      target: '<= 2.0x',
+      ok: measured / baseline <= 2.0,
+    });
+
+    if (!existsSync(TIME)) {
+      rows.push(`peak RSS: skipped (${TIME} is missing)`);
+      return rows;
+    }
+    const ndjsonRss = join(work, 'rss-ndjson');
+    await timed(`${TIME} -f %M -o ${shellQuote(ndjsonRss)} ${tail} > /dev/null`, env);
+    const ndjsonMb = peakRssMb(ndjsonRss);
+    rows.push({
+      name: `events tail NDJSON peak RSS, ${EVENTS.toLocaleString('en-US')} events`,
+      measured: ndjsonMb,
+      baseline: 100,
+      ratio: ndjsonMb / 100,
+      unit: 'MB',
+      target: '< 100 MB',
+      ok: ndjsonMb < 100,
+    });
+
+    const hasScript = spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
+    if (!hasScript) {
+      rows.push('live view peak RSS: skipped (script from util-linux is missing)');
+      return rows;
+    }
+    const liveRss = join(work, 'rss-live');
+    const live = `${TIME} -f %M -o ${shellQuote(liveRss)} ${shellQuote(process.execPath)} ${shellQuote(BIN)} events tail --since ${since} --max-events ${EVENTS}`;
+    // A pty made by `script` off a terminal has no size: give it one, as a terminal would.
+    const liveRun = await timed(`script -qfec ${shellQuote(`stty rows 40 cols 120; exec ${live}`)} /dev/null`, {
+      ...env,
+      TERM: 'xterm-256color',
+    });
+    const liveMb = peakRssMb(liveRss);
+    rows.push({
+      name: `events tail live view (pty) peak RSS, ${EVENTS.toLocaleString('en-US')} events in ${(liveRun.ms / 1000).toFixed(1)} s`,
+      measured: liveMb,
+      baseline: 100,
+      ratio: liveMb / 100,
+      unit: 'MB',
+      target: '< 100 MB',
+      ok: liveMb < 100,
+    });
+    return rows;
+  } finally {
+    await emu.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  for (const row of await run()) console.log(typeof row === 'string' ? row : JSON.stringify(row));
+}
