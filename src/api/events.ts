@@ -105,7 +105,7 @@ async function* chunksOf(stream: Readable): AsyncGenerator<string, void, undefin
   };
   const onData = (chunk: string) => {
     queue.push(chunk);
-    if (queue.length >= 4) stream.pause();
+    stream.pause();
     notify();
   };
   const onEnd = () => {

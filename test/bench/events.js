@@ -44,15 +44,14 @@ function timed(command, env) {
 function timedCurlGrep(url, accessToken, count) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const curl = spawn('curl', ['-sN', '-H', `Authorization: Bearer ${accessToken}`, url], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
     // grep's output is a pipe drained here: GNU grep writing to /dev/null keeps reading past -m.
     const grep = spawn('grep', ['-m', String(count), '^data:'], { stdio: ['pipe', 'pipe', 'ignore'] });
     grep.stdout.resume();
-    curl.stdout.pipe(grep.stdin);
-    curl.stdout.on('error', () => {});
-    grep.stdin.on('error', () => {});
+    // curl writes straight into grep's stdin (an OS pipe): this process is not in the data path.
+    const curl = spawn('curl', ['-sN', '-H', `Authorization: Bearer ${accessToken}`, url], {
+      stdio: ['ignore', grep.stdin, 'ignore'],
+    });
+    grep.stdin.destroy();
     curl.on('error', reject);
     grep.on('error', reject);
     grep.on('exit', (code) => {
