@@ -1,39 +1,5 @@
-/** The 25 event types of the spec, in its order. */
-export const EVENT_TYPES = [
-  'connection.created',
-  'connection.deleted',
-  'connection.updated',
-  'group.created',
-  'group.deleted',
-  'group.updated',
-  'group.member.added',
-  'group.member.deleted',
-  'group.role.assigned',
-  'group.role.deleted',
-  'organization.created',
-  'organization.deleted',
-  'organization.updated',
-  'organization.connection.added',
-  'organization.connection.removed',
-  'organization.connection.updated',
-  'organization.group.role.assigned',
-  'organization.group.role.deleted',
-  'organization.member.added',
-  'organization.member.deleted',
-  'organization.member.role.assigned',
-  'organization.member.role.deleted',
-  'user.created',
-  'user.deleted',
-  'user.updated',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-const TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPES);
-
-export function isEventType(value: string): value is EventType {
-  return TYPE_SET.has(value);
-}
+// The emulator serves the same 25 types the CLI validates against.
+export { EVENT_TYPES, type EventType, isEventType } from '../api/event-types.js';
 
 /** Codes of `event: error` messages (api-notes.md); the first two are fatal, the rest mean "reconnect". */
 export const FATAL_STREAM_ERRORS = ['invalid_cursor', 'cursor_expired'] as const;
