@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { setFlagsFromString } from 'node:v8';
 import type { Command } from 'commander';
 import { EVENT_TYPES, type EventType, isEventType, nearestEventType } from '../api/event-types.js';
 import { payloadJson, subscribeEvents, type TailItem } from '../api/events.js';
@@ -11,6 +10,7 @@ import type { TailStatus, TailViewHandle } from '../render/tail-view.js';
 import type { Runtime } from '../runtime.js';
 import { action, examples, type Session } from '../session.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';
+import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 export interface RawTailOptions {
   type?: string[];
@@ -205,9 +205,7 @@ const RATE_WINDOW_MS = 5000;
 /** Runs the tail until it is stopped; resolves true when Ctrl-C stopped it. */
 export async function runEventsTail(rt: Runtime, opts: TailOptions): Promise<boolean> {
   const { ctx } = rt;
-  // At tens of thousands of events a second V8 keeps doubling the young generation (to 32 MB of semi-spaces) for
-  // garbage that lives a few microseconds; holding it at its start size keeps a long tail's RSS flat and small.
-  setFlagsFromString('--semi-space-growth-factor=1');
+  keepYoungGenerationSmall();
   const started = ctx.now();
   const start =
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);

@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.js';
 import { action, examples, type Session } from '../session.js';
 import { parseIntegerOption } from '../util/duration.js';
 import { shellWord } from '../util/shell-word.js';
+import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 export const TAKE_MIN = 1;
 export const TAKE_MAX = 100;
@@ -64,7 +65,10 @@ export function registerProvisioningsCommands(program: Command, session: Session
 }
 
 export async function runProvisioningsList(rt: Runtime, opts: ProvisioningsListOptions): Promise<void> {
-  if (opts.all) return listAll(rt, opts.take ?? TAKE_MAX);
+  if (opts.all) {
+    keepYoungGenerationSmall();
+    return listAll(rt, opts.take ?? TAKE_MAX);
+  }
   const { data } = await listDirectoryProvisionings(rt.api(), { from: opts.from, take: opts.take });
   await rt.print(rt.format === 'ndjson' ? data.directory_provisionings : data, () =>
     provisioningsTable(data.directory_provisionings),

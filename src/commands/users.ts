@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.js';
 import { action, examples, type Session } from '../session.js';
 import { parseIntegerOption } from '../util/duration.js';
 import { shellWord } from '../util/shell-word.js';
+import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 export const PER_PAGE_MIN = 1;
 export const PER_PAGE_MAX = 100;
@@ -84,7 +85,10 @@ export function registerUsersCommands(program: Command, session: Session): void 
 }
 
 export async function runUserPermissions(rt: Runtime, opts: UserPermissionsOptions): Promise<void> {
-  if (opts.all) return listAll(rt, opts);
+  if (opts.all) {
+    keepYoungGenerationSmall();
+    return listAll(rt, opts);
+  }
   const { data } = await listUserPermissions(rt.api(), opts.userId, {
     page: opts.page,
     perPage: opts.perPage,
