@@ -19,7 +19,7 @@ export interface Context {
   now(): number;
   /** A number in [0, 1), for retry jitter. */
   random(): number;
-  /** Fired on Ctrl-C (SIGINT); long-running commands stop cleanly when it aborts. */
+  /** Fired on Ctrl-C (SIGINT) or SIGTERM; long-running commands stop cleanly when it aborts. */
   interrupt: AbortSignal;
   platform: NodeJS.Platform;
   homedir: string;

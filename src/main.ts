@@ -72,20 +72,31 @@ function formatFromArgv(argv: readonly string[]): OutputFormat | undefined {
   return format;
 }
 
-/** Entry for bin/svcadm.js: the real process, Ctrl-C wired to the interrupt signal. */
+/**
+ * Entry for bin/svcadm.js. Ctrl-C and SIGTERM both stop the command cleanly through ctx.interrupt (a tail flushes its
+ * cursor file and prints where to resume); the exit code says which: 130 for Ctrl-C, 143 for SIGTERM, as a shell
+ * reports a process the signal killed. A second signal exits at once.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
   const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
+  let interruptedCode = 130;
+  const onSignal = (code: number) => () => {
+    if (interrupt.signal.aborted) process.exit(code);
+    interruptedCode = code;
     interrupt.abort();
   };
+  const onSigint = onSignal(130);
+  const onSigterm = onSignal(143);
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigterm);
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0); // the reader went away (`| head`): not a failure
   });
   try {
-    return await run(argv, processContext(interrupt.signal));
+    const code = await run(argv, processContext(interrupt.signal));
+    return code === 130 ? interruptedCode : code;
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
   }
 }

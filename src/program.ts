@@ -35,7 +35,7 @@ Environment:
   NO_COLOR, FORCE_COLOR, CI          colour and progress on terminals
 
 Exit codes: 0 ok, 1 bug, 2 usage, 3 auth, 4 forbidden, 5 not found, 6 rate limited,
-  7 network/5xx, 8 rejected by the service, 130 interrupted`;
+  7 network/5xx, 8 rejected by the service, 130 interrupted (Ctrl-C), 143 stopped (SIGTERM)`;
 
 export function buildProgram(session: Session): Command {
   const { io } = session.ctx;

@@ -149,14 +149,7 @@ export async function runEmulator(
 
   await new Promise<void>((resolve) => {
     if (ctx.interrupt.aborted) return resolve();
-    const stop = () => {
-      ctx.interrupt.removeEventListener('abort', stop);
-      // The CLI wires only SIGINT into ctx.interrupt; a service manager stops us with SIGTERM.
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    ctx.interrupt.addEventListener('abort', stop);
-    process.on('SIGTERM', stop);
+    ctx.interrupt.addEventListener('abort', () => resolve(), { once: true });
   });
   await emulator.close();
   if (!output.quiet) stderr.write('svcadm emulator: stopped\n');

@@ -333,6 +333,35 @@ describe('events tail: the cursor file', () => {
       Array.from({ length: 50 }, (_, i) => savedAt + 1 + i),
     );
   });
+
+  it('stops cleanly on SIGTERM: exit 143, the resume line, and the file holding the last printed cursor', async () => {
+    const e = await emulator({ events: 100, eventRate: 400 });
+    const env = envOf(e);
+    const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'events', 'tail', '--cursor-file', file], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr?.on('data', (c: Buffer) => {
+      err += c.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => {
+      child.stdout?.on('data', (c: Buffer) => {
+        out += c.toString('utf8');
+        if (out.split('\n').length > 200 && child.signalCode === null && !child.killed) child.kill('SIGTERM');
+      });
+      child.on('exit', (code) => resolve(code));
+    });
+    expect(await exited).toBe(143);
+    const printed = lines(out);
+    const last = printed[printed.length - 1]?.offset;
+    expect(readFileSync(file, 'utf8')).toBe(`${last}\n`);
+    expect(err).toBe(
+      `svcadm: interrupted after ${printed.length} events\nresume with: svcadm events tail --from ${last}\n`,
+    );
+  });
 });
 
 describe('events tail: the live view', () => {
