@@ -94,7 +94,7 @@ export async function run({ pairs = 5 } = {}) {
   const ratio = speed.sequential / speed.concurrent;
   return [
     {
-      name: 'users permissions --all -o ndjson, 5,000 items, 20 ms latency: sequential pages vs concurrency 4 (whole processes)',
+      name: 'users permissions --all -o ndjson, 5,000 items, 20 ms latency: concurrency 4 vs sequential pages (whole processes)',
       baseline: speed.sequential,
       measured: speed.concurrent,
       ratio,

@@ -1,6 +1,7 @@
 // Start-up and one-shot request cost of svcadm against floors measured in the same run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,13 @@ http.get(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TO
   let body = ''; res.on('data', (c) => { body += c; }); res.on('end', () => process.stdout.write(body));
 });`;
 
+// The same GET with undici, for the design note that chose node:http (not a target: evidence for the choice).
+const UNDICI_GET = `
+const { request } = require(process.env.UNDICI);
+request(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } })
+  .then((res) => res.body.text())
+  .then((body) => process.stdout.write(body));`;
+
 export async function run({ pairs = 11 } = {}) {
   const { startEmulator } = await import('../../dist/emulator/server.js');
   const emu = await startEmulator({ port: 0, rateLimit: 0 });
@@ -76,6 +84,12 @@ export async function run({ pairs = 11 } = {}) {
       () => timeProcess(['-e', FLOOR_GET], { URL: `${emu.url}/api/v2/rate-limit-policies/${id}`, TOKEN: token }),
       () => timeProcess([BIN, 'policies', 'get', id, '-o', 'json'], env),
     );
+    const target = { URL: `${emu.url}/api/v2/rate-limit-policies/${id}`, TOKEN: token };
+    const undici = await pairwise(
+      pairs,
+      () => timeProcess(['-e', FLOOR_GET], target),
+      () => timeProcess(['-e', UNDICI_GET], { ...target, UNDICI: createRequire(import.meta.url).resolve('undici') }),
+    );
     return [
       {
         name: 'svcadm --version vs node -e 0',
@@ -92,6 +106,13 @@ export async function run({ pairs = 11 } = {}) {
         ratio: get.b / get.a,
         target: '<= 2.0x',
         ok: get.b / get.a <= 2.0,
+      },
+      {
+        name: 'for the record: one GET with undici vs node:http (why the HTTP layer is node:http)',
+        baseline: undici.a,
+        measured: undici.b,
+        ratio: undici.b / undici.a,
+        target: 'none',
       },
     ];
   } finally {
