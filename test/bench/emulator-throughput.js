@@ -7,7 +7,8 @@ const EVENTS = 100_000;
 const GETS = 20_000;
 const CONNECTIONS = 8;
 
-async function token(emu) {
+/** An admin access token for the emulator, straight from its token endpoint. */
+export async function token(emu) {
   const res = await fetch(`${emu.url}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

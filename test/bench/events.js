@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../dist/emulator/server.js';
+import { token } from './emulator-throughput.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', '..', 'bin', 'svcadm.js');
@@ -61,20 +62,6 @@ function timedCurlGrep(url, accessToken, count) {
       else resolve({ ms });
     });
   });
-}
-
-async function token(emu) {
-  const res = await fetch(`${emu.url}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: emu.admin.clientId,
-      client_secret: emu.admin.clientSecret,
-      audience: `${emu.url}/api/v2/`,
-    }),
-  });
-  return (await res.json()).access_token;
 }
 
 function peakRssMb(file) {

@@ -1,22 +1,16 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseDeleteUserOptions } from '../../src/commands/connections.js';
 import type { InStream } from '../../src/context.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { type RunOptions, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
+import { type RunOptions, runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.reset();
-  env = { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+useFileEmulator((e, configDir) => {
+  emu = e;
+  env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

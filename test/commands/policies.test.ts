@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
 import { json, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.reset();
-  env = { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir() };
+useFileEmulator((e, configDir) => {
+  emu = e;
+  env = { ...e.env, SVCADM_CONFIG_DIR: configDir };
 });
 
 const redirectId = () => emu.fixtures.policyIdByAction.redirect;

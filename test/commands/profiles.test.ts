@@ -1,24 +1,18 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InStream } from '../../src/context.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
+import { runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let dir: string;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.reset();
-  dir = tempConfigDir();
+useFileEmulator((e, configDir) => {
+  emu = e;
+  dir = configDir;
   env = { SVCADM_CONFIG_DIR: dir };
 });
 

@@ -1,25 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UserPermission, UserPermissionTotals } from '../../src/api/types.js';
 import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
 import { jsonDocument, jsonLine } from '../../src/render/output.js';
 import { neutralize } from '../../src/render/sanitize.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
 import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(async () => {
-  await emu.reset();
-  env = { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+useFileEmulator((e, configDir) => {
+  emu = e;
+  env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
 });
 
 const BULK = 1200; // permissions of the emulator's bulk user

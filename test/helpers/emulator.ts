@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import {
   type EmulatorOptions,
   type EmulatorSettings,
@@ -9,6 +10,7 @@ import {
   type StreamErrorCode,
   startEmulator,
 } from '../../src/emulator/server.js';
+import { tempConfigDir } from './run-cli.js';
 
 export type { EmulatorOptions, FaultSpec, LoggedRequest, RequestCounters, RunningEmulator };
 
@@ -133,4 +135,23 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
       return ((await res.json()) as { access_token: string }).access_token;
     },
   };
+}
+
+/**
+ * One emulator for a whole test file, reset before each test. `onEach` receives it and a new, empty config folder,
+ * so every test starts with no profiles and no cached token.
+ */
+export function useFileEmulator(onEach: (emu: TestEmulator, configDir: string) => void): void {
+  let emu: TestEmulator | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+  beforeEach(async () => {
+    if (!emu) throw new Error('the emulator did not start');
+    await emu.reset();
+    onEach(emu, tempConfigDir());
+  });
 }
