@@ -49,7 +49,12 @@ export class ApiError extends CliError {
 
 /** Connection failures, timeouts and answers that could not be understood. */
 export class NetworkError extends CliError {
-  constructor(message: string, hint?: string) {
+  constructor(
+    message: string,
+    hint?: string,
+    /** True when trying again cannot help (a name that does not resolve, a TLS failure). */
+    readonly permanent = false,
+  ) {
     super(message, 7, hint === undefined ? {} : { hint });
   }
 }

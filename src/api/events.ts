@@ -234,6 +234,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
   let fromTimestamp = opts.fromTimestamp;
   let retryMs = DEFAULT_RETRY_MS;
   let attempt = 0;
+  let everConnected = false;
 
   while (!signal.aborted) {
     let failure: CliError | Transient;
@@ -256,6 +257,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
       } else {
         // Until a cursor arrives, a reconnect must not jump to "latest" and skip what happened meanwhile.
         fromTimestamp ??= timestampOf(connectedAt);
+        everConnected = true;
         yield [{ kind: 'connected', attempt }];
         let batch: TailItem[] = [];
         let fatal: CliError | undefined;
@@ -344,7 +346,8 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
     } catch (err) {
       if (signal.aborted) return;
       if (err instanceof AuthError) throw err;
-      if (err instanceof NetworkError) failure = new Transient(err);
+      // A wrong domain or certificate is fatal at the start; once the stream has worked, the network may be changing.
+      if (err instanceof NetworkError && (everConnected || !err.permanent)) failure = new Transient(err);
       else throw err;
     }
     if (failure instanceof CliError) throw failure;

@@ -61,6 +61,8 @@ class TransportFailure extends Error {
     message: string,
     readonly code: string,
     readonly hint?: string,
+    /** False when trying again cannot help: a name that does not resolve, a certificate that does not match. */
+    readonly retryable = true,
   ) {
     super(message);
   }
@@ -70,6 +72,7 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure
   const host = url.host;
   switch (err.code) {
     case 'ENOTFOUND':
+      return new TransportFailure(`cannot resolve ${url.hostname}`, err.code, 'check the tenant domain', false);
     case 'EAI_AGAIN':
       return new TransportFailure(`cannot resolve ${url.hostname}`, err.code, 'check the tenant domain');
     case 'ECONNREFUSED':
@@ -82,8 +85,18 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure
     case 'EHOSTUNREACH':
       return new TransportFailure(`cannot reach ${host} (${err.code})`, err.code);
     default:
-      if (err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT') || err.code?.startsWith('ERR_SSL')) {
-        return new TransportFailure(`TLS failure talking to ${host}: ${err.message}`, err.code ?? 'TLS');
+      if (
+        err.code === 'EPROTO' ||
+        err.code?.startsWith('ERR_TLS') ||
+        err.code?.includes('CERT') ||
+        err.code?.startsWith('ERR_SSL')
+      ) {
+        return new TransportFailure(
+          `TLS failure talking to ${host}: ${err.message}`,
+          err.code ?? 'TLS',
+          'check the tenant domain; a private CA goes in NODE_EXTRA_CA_CERTS',
+          false,
+        );
       }
       return new TransportFailure(`request to ${host} failed: ${err.message}`, err.code ?? 'UNKNOWN');
   }
@@ -128,7 +141,11 @@ export class HttpClient {
       if (reason === undefined || attempt >= maxRetries) {
         if (response) return response;
         const tried = attempt > 0 ? ` (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : '';
-        throw new NetworkError(`${failure?.message ?? 'request failed'}${tried}`, failure?.hint);
+        throw new NetworkError(
+          `${failure?.message ?? 'request failed'}${tried}`,
+          failure?.hint,
+          failure?.retryable === false,
+        );
       }
       const wait = retryWaitMs(
         attempt,
@@ -165,7 +182,7 @@ export class HttpClient {
       request.on('close', () => clearTimeout(timer));
       request.end();
     }).catch((err: unknown) => {
-      if (err instanceof TransportFailure) throw new NetworkError(err.message, err.hint);
+      if (err instanceof TransportFailure) throw new NetworkError(err.message, err.hint, !err.retryable);
       throw err;
     });
   }
@@ -253,6 +270,7 @@ function retryReason(
   failure: TransportFailure | undefined,
 ): string | undefined {
   if (failure) {
+    if (!failure.retryable) return undefined;
     if (failure.code === 'TIMEOUT' && policy === 'delete') return undefined;
     if (policy === 'delete' && failure.code !== 'ECONNREFUSED') return undefined;
     return failure.message;

@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, type HttpSettings } from '../../src/api/http.js';
 import { retryWaitMs } from '../../src/api/retry-wait.js';
@@ -82,6 +83,24 @@ describe('HttpClient retries', () => {
       .request({ method: 'GET', url: new URL(server.url), retry: 'read' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
+  });
+
+  it('does not retry a TLS failure: trying again cannot fix a certificate or a protocol', async () => {
+    let connections = 0;
+    const plain = createServer((socket) => {
+      connections++;
+      socket.on('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    close = () => new Promise<void>((resolve) => plain.close(() => resolve()));
+    const { port } = plain.address() as AddressInfo;
+    const err = await client({ maxRetries: 3 })
+      .request({ method: 'GET', url: new URL(`https://127.0.0.1:${port}/x`), retry: 'read' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect((err as NetworkError).message).toMatch(/^TLS failure talking to 127\.0\.0\.1:\d+: /);
+    expect((err as NetworkError).hint).toBe('check the tenant domain; a private CA goes in NODE_EXTRA_CA_CERTS');
+    expect(connections).toBe(1);
   });
 
   it('times out a request that gets no answer', async () => {

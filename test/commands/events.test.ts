@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -246,6 +247,31 @@ describe('events tail: the stream', () => {
     expect(r.stderr).toBe(
       'svcadm: the cursor has expired: The cursor has expired; start again from a timestamp. — restart with --since (e.g. `svcadm events tail --since 1h`)\n',
     );
+  });
+
+  it('stops at once on a TLS failure at the start instead of reconnecting forever', async () => {
+    let connections = 0;
+    const plain = createServer((socket) => {
+      connections++;
+      socket.on('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = plain.address() as AddressInfo;
+      const r = await runCli(['events', 'tail', '--domain', `https://127.0.0.1:${port}`], {
+        env: { SVCADM_TOKEN: 'a-token', SVCADM_CONFIG_DIR: tempConfigDir() },
+      });
+      expect(r.code).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^svcadm: TLS failure talking to 127\\.0\\.0\\.1:${port}: .+ — check the tenant domain; a private CA goes in NODE_EXTRA_CA_CERTS\\n$`,
+        ),
+      );
+      expect(connections).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
   });
 
   it('says in plain words when too many streams are open (403)', async () => {
