@@ -2,13 +2,13 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseDeleteUserOptions } from '../../src/commands/connections.js';
 import type { InStream } from '../../src/context.js';
-import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
+import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { type RunOptions, runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-useFileEmulator((e, configDir) => {
+withFileEmulator((e, configDir) => {
   emu = e;
   env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
+import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { json, startLoopback } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-useFileEmulator((e, configDir) => {
+withFileEmulator((e, configDir) => {
   emu = e;
   env = { ...e.env, SVCADM_CONFIG_DIR: configDir };
 });

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { InStream } from '../../src/context.js';
-import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
+import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let dir: string;
 let env: Record<string, string>;
 
-useFileEmulator((e, configDir) => {
+withFileEmulator((e, configDir) => {
   emu = e;
   dir = configDir;
   env = { SVCADM_CONFIG_DIR: dir };

@@ -4,14 +4,14 @@ import type { UserPermission, UserPermissionTotals } from '../../src/api/types.j
 import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
 import { jsonDocument, jsonLine } from '../../src/render/output.js';
 import { neutralize } from '../../src/render/sanitize.js';
-import { type TestEmulator, useFileEmulator } from '../helpers/emulator.js';
+import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-useFileEmulator((e, configDir) => {
+withFileEmulator((e, configDir) => {
   emu = e;
   env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
 });

@@ -141,7 +141,7 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
  * One emulator for a whole test file, reset before each test. `onEach` receives it and a new, empty config folder,
  * so every test starts with no profiles and no cached token.
  */
-export function useFileEmulator(onEach: (emu: TestEmulator, configDir: string) => void): void {
+export function withFileEmulator(onEach: (emu: TestEmulator, configDir: string) => void): void {
   let emu: TestEmulator | undefined;
   beforeAll(async () => {
     emu = await startTestEmulator();
