@@ -1,9 +1,8 @@
-import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, type HttpSettings } from '../../src/api/http.js';
 import { retryWaitMs } from '../../src/api/retry-wait.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
-import { json, startLoopback } from '../helpers/loopback-server.js';
+import { json, startLoopback, startPlainTcp } from '../helpers/loopback-server.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -86,21 +85,16 @@ describe('HttpClient retries', () => {
   });
 
   it('does not retry a TLS failure: trying again cannot fix a certificate or a protocol', async () => {
-    let connections = 0;
-    const plain = createServer((socket) => {
-      connections++;
-      socket.on('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
-    });
-    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
-    close = () => new Promise<void>((resolve) => plain.close(() => resolve()));
-    const { port } = plain.address() as AddressInfo;
+    const plain = await startPlainTcp();
+    close = plain.close;
+    const { port } = plain;
     const err = await client({ maxRetries: 3 })
       .request({ method: 'GET', url: new URL(`https://127.0.0.1:${port}/x`), retry: 'read' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).message).toMatch(/^TLS failure talking to 127\.0\.0\.1:\d+: /);
     expect((err as NetworkError).hint).toBe('check the tenant domain; a private CA goes in NODE_EXTRA_CA_CERTS');
-    expect(connections).toBe(1);
+    expect(plain.connections()).toBe(1);
   });
 
   it('times out a request that gets no answer', async () => {

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startPlainTcp } from '../helpers/loopback-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator | undefined;
@@ -53,6 +53,34 @@ function afterLines(count: number, then: () => void): (chunk: string) => void {
       then();
     }
   };
+}
+
+/**
+ * Runs `svcadm events tail --cursor-file <file>` as a child process and sends it `signal` once `when(stdout)` holds.
+ * Resolves with what it printed and its exit code.
+ */
+function tailUntil(
+  env: Record<string, string>,
+  file: string,
+  signal: NodeJS.Signals,
+  when: (stdout: string) => boolean,
+): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'events', 'tail', '--cursor-file', file], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+  });
+  return new Promise((resolve) => {
+    child.stdout?.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+      if (!child.killed && when(stdout)) child.kill(signal);
+    });
+    child.on('exit', (code) => resolve({ stdout, stderr, code }));
+  });
 }
 
 const SINCE_ALL = ['--since', '7d'];
@@ -250,14 +278,9 @@ describe('events tail: the stream', () => {
   });
 
   it('stops at once on a TLS failure at the start instead of reconnecting forever', async () => {
-    let connections = 0;
-    const plain = createServer((socket) => {
-      connections++;
-      socket.on('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
-    });
-    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const plain = await startPlainTcp();
     try {
-      const { port } = plain.address() as AddressInfo;
+      const { port } = plain;
       const r = await runCli(['events', 'tail', '--domain', `https://127.0.0.1:${port}`], {
         env: { SVCADM_TOKEN: 'a-token', SVCADM_CONFIG_DIR: tempConfigDir() },
       });
@@ -268,9 +291,9 @@ describe('events tail: the stream', () => {
           `^svcadm: TLS failure talking to 127\\.0\\.0\\.1:${port}: .+ — check the tenant domain; a private CA goes in NODE_EXTRA_CA_CERTS\\n$`,
         ),
       );
-      expect(connections).toBe(1);
+      expect(plain.connections()).toBe(1);
     } finally {
-      await new Promise<void>((resolve) => plain.close(() => resolve()));
+      await plain.close();
     }
   });
 
@@ -329,20 +352,13 @@ describe('events tail: the cursor file', () => {
     const e = await emulator({ events: 100, eventRate: 400 });
     const env = envOf(e);
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
-    const child: ChildProcess = spawn(process.execPath, [BIN, 'events', 'tail', '--cursor-file', file], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const killed = new Promise<void>((resolve) => {
-      child.stdout?.on('data', (c: Buffer) => {
-        out += c.toString('utf8');
-        // Past the first write of the file (throttled to once a second), well into the run.
-        if (existsSync(file) && out.split('\n').length > 600 && !child.killed) child.kill('SIGKILL');
-      });
-      child.on('exit', () => resolve());
-    });
-    await killed;
+    // Past the first write of the file (throttled to once a second), well into the run.
+    const { stdout: out } = await tailUntil(
+      env,
+      file,
+      'SIGKILL',
+      (o) => existsSync(file) && o.split('\n').length > 600,
+    );
     const printed = out
       .split('\n')
       .slice(0, -1)
@@ -364,23 +380,8 @@ describe('events tail: the cursor file', () => {
     const e = await emulator({ events: 100, eventRate: 400 });
     const env = envOf(e);
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
-    const child: ChildProcess = spawn(process.execPath, [BIN, 'events', 'tail', '--cursor-file', file], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stderr?.on('data', (c: Buffer) => {
-      err += c.toString('utf8');
-    });
-    const exited = new Promise<number | null>((resolve) => {
-      child.stdout?.on('data', (c: Buffer) => {
-        out += c.toString('utf8');
-        if (out.split('\n').length > 200 && child.signalCode === null && !child.killed) child.kill('SIGTERM');
-      });
-      child.on('exit', (code) => resolve(code));
-    });
-    expect(await exited).toBe(143);
+    const { stdout: out, stderr: err, code } = await tailUntil(env, file, 'SIGTERM', (o) => o.split('\n').length > 200);
+    expect(code).toBe(143);
     const printed = lines(out);
     const last = printed[printed.length - 1]?.offset;
     expect(readFileSync(file, 'utf8')).toBe(`${last}\n`);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 
 export interface Recorded {
   method: string;
@@ -47,3 +47,22 @@ export const json =
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
+
+/** A loopback TCP server that answers anything in plain HTTP: an `https://` client to it gets a TLS failure. */
+export async function startPlainTcp(): Promise<{
+  port: number;
+  connections: () => number;
+  close: () => Promise<void>;
+}> {
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    socket.on('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
