@@ -90,6 +90,18 @@ _svcadm_argument() {
   esac
 }
 
+# Takes the word $1 before the cursor: a subcommand descends into $cmdpath, a first `help` sets $help, anything
+# else counts in $npos (the caller's locals).
+_svcadm_step() {
+  if [[ $1 == help && $help == 0 && $npos == 0 ]] && _svcadm_is_command "$cmdpath" help; then
+    help=1
+  elif [[ $npos == 0 ]] && _svcadm_is_command "$cmdpath" "$1"; then
+    cmdpath=${cmdpath:+$cmdpath }$1
+  else
+    ((npos += 1))
+  fi
+}
+
 # Succeeds when $2 is a subcommand at the command path $1.
 _svcadm_is_command() {
   local _svcadm_e
@@ -141,15 +153,7 @@ _svcadm() {
           if [[ ${COMP_WORDS[i + 1]} == = ]]; then ((i += 2)); else ((i += 1)); fi
         fi
         ;;
-      *)
-        if [[ $w == help && $help == 0 && $npos == 0 ]] && _svcadm_is_command "$cmdpath" help; then
-          help=1
-        elif [[ $npos == 0 ]] && _svcadm_is_command "$cmdpath" "$w"; then
-          cmdpath=${cmdpath:+$cmdpath }$w
-        else
-          ((npos += 1))
-        fi
-        ;;
+      *) _svcadm_step "$w" ;;
     esac
     ((i += 1))
   done

@@ -8,7 +8,7 @@ import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
 import { registerUsersCommands } from './commands/users.js';
-import { addCommandHelp } from './help/command-help.js';
+import { addCommandHelp, TENANT_ENVIRONMENT } from './help/command-help.js';
 import { OUTPUT_FORMATS } from './render/output.js';
 import type { Session } from './session.js';
 import { packageVersion } from './version.js';
@@ -29,10 +29,7 @@ class SvcadmCommand extends Command {
 
 const ENVIRONMENT = `
 Environment:
-  SVCADM_PROFILE, SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET, SVCADM_TOKEN,
-  SVCADM_AUTH_URL, SVCADM_AUDIENCE   stand in for the flags of the same name
-  SVCADM_CONFIG_DIR                  folder of the profile store and token cache
-  NO_COLOR, FORCE_COLOR, CI          colour and progress on terminals
+${TENANT_ENVIRONMENT.join('\n')}
 
 Exit codes: 0 ok, 1 bug, 2 usage, 3 auth, 4 forbidden, 5 not found, 6 rate limited,
   7 network/5xx, 8 rejected by the service, 130 interrupted (Ctrl-C), 143 stopped (SIGTERM)`;

@@ -1,18 +1,15 @@
 import { Argument, type Command } from 'commander';
+import { SHELLS, type Shell } from '../completion/shells.js';
 import { configDir } from '../config/paths.js';
 import { readProfiles } from '../config/profile-store.js';
 import type { Context } from '../context.js';
 import { examples, type Session } from '../session.js';
 
-// Mirrors SHELLS in completion/index.ts, which is loaded only when a script is generated.
-const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
-type ShellName = (typeof SHELL_NAMES)[number];
-
 export function registerCompletionCommands(program: Command, session: Session): void {
   program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELL_NAMES))
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
     .addHelpText(
       'after',
       examples(
@@ -21,7 +18,7 @@ export function registerCompletionCommands(program: Command, session: Session): 
         'svcadm completion fish > ~/.config/fish/completions/svcadm.fish',
       ),
     )
-    .action(async (shell: ShellName, _opts: object, command: Command) => {
+    .action(async (shell: Shell, _opts: object, command: Command) => {
       const root = command.parent ?? command;
       const { completionScript } = await import('../completion/index.js');
       session.ctx.io.stdout.write(completionScript(root, shell));

@@ -43,15 +43,7 @@ _svcadm() {
           if [[ \${COMP_WORDS[i + 1]} == = ]]; then ((i += 2)); else ((i += 1)); fi
         fi
         ;;
-      *)
-        if [[ $w == help && $help == 0 && $npos == 0 ]] && _svcadm_is_command "$cmdpath" help; then
-          help=1
-        elif [[ $npos == 0 ]] && _svcadm_is_command "$cmdpath" "$w"; then
-          cmdpath=\${cmdpath:+$cmdpath }$w
-        else
-          ((npos += 1))
-        fi
-        ;;
+      *) _svcadm_step "$w" ;;
     esac
     ((i += 1))
   done

@@ -2,10 +2,8 @@ import type { Command } from 'commander';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { completionModel } from './model.js';
+import type { Shell } from './shells.js';
 import { zshScript } from './zsh.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 /** The completion script for `shell`, generated from the commander tree of `program`. */
 export function completionScript(program: Command, shell: Shell): string {

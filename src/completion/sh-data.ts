@@ -77,6 +77,19 @@ export function shDataFunctions(root: CommandSpec): string {
   }
   out.push('    *) _svcadm_k=any ;;', '  esac', '}', '');
 
+  out.push(
+    '# Takes the word $1 before the cursor: a subcommand descends into $cmdpath, a first `help` sets $help, anything',
+    "# else counts in $npos (the caller's locals).",
+  );
+  out.push('_svcadm_step() {');
+  out.push('  if [[ $1 == help && $help == 0 && $npos == 0 ]] && _svcadm_is_command "$cmdpath" help; then');
+  out.push('    help=1');
+  out.push('  elif [[ $npos == 0 ]] && _svcadm_is_command "$cmdpath" "$1"; then');
+  out.push('    cmdpath=${cmdpath:+$cmdpath }$1');
+  out.push('  else');
+  out.push('    ((npos += 1))');
+  out.push('  fi', '}', '');
+
   out.push('# Succeeds when $2 is a subcommand at the command path $1.');
   out.push('_svcadm_is_command() {');
   out.push('  local _svcadm_e', '  _svcadm_commands "$1"');

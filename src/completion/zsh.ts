@@ -32,15 +32,7 @@ _svcadm() {
         _svcadm_value "$cmdpath" "$w"
         [[ $_svcadm_k != flag ]] && (( i += 1 ))
         ;;
-      *)
-        if [[ $w == help && $help == 0 && $npos == 0 ]] && _svcadm_is_command "$cmdpath" help; then
-          help=1
-        elif [[ $npos == 0 ]] && _svcadm_is_command "$cmdpath" "$w"; then
-          cmdpath=\${cmdpath:+$cmdpath }$w
-        else
-          (( npos += 1 ))
-        fi
-        ;;
+      *) _svcadm_step "$w" ;;
     esac
     (( i += 1 ))
   done

@@ -10,7 +10,8 @@ const STORE = '  SVCADM_CONFIG_DIR                  folder of the profile store 
 const COLOUR = '  NO_COLOR, FORCE_COLOR              colour on terminals';
 const COLOUR_PROGRESS = '  NO_COLOR, FORCE_COLOR, CI          colour and progress on terminals';
 
-const TENANT = [CREDENTIALS, STORE, COLOUR_PROGRESS];
+/** What every command that talks to the tenant reads; the root's help lists it too. */
+export const TENANT_ENVIRONMENT: readonly string[] = [CREDENTIALS, STORE, COLOUR_PROGRESS];
 
 /** Environment variables a command reads, by command path; a command not listed talks to the tenant. */
 const ENVIRONMENT: Readonly<Record<string, readonly string[]>> = {
@@ -52,7 +53,7 @@ function groupExamples(group: Command): string {
 }
 
 function environmentSection(command: Command): string {
-  const lines = ENVIRONMENT[commandPath(command).join(' ')] ?? TENANT;
+  const lines = ENVIRONMENT[commandPath(command).join(' ')] ?? TENANT_ENVIRONMENT;
   if (lines.length === 0) return '';
   const gap = afterHelpText(command).endsWith('\n\n') ? '' : '\n';
   return `${gap}Environment:\n${lines.join('\n')}\n`;

@@ -33,15 +33,25 @@ export function cell(value: unknown, tone?: Tone): Cell {
   return tone ? { text, tone } : { text };
 }
 
+/** The widest label of a detail table. */
+export function labelWidth(spec: DetailTable): number {
+  return Math.max(0, ...spec.rows.map(([label]) => label.length));
+}
+
+/** Each column's widest text, heading included, without the gutter between columns. */
+export function columnWidths(spec: ListTable): number[] {
+  return spec.columns.map((c, i) => Math.max(c.length, ...spec.rows.map((r) => r[i]?.text.length ?? 0)));
+}
+
 /** Plain aligned text, for a table written to a pipe or file. */
 export function tableText(spec: TableSpec): string {
   if (spec.kind === 'detail') {
-    const width = Math.max(0, ...spec.rows.map(([label]) => label.length));
+    const width = labelWidth(spec);
     const head = [spec.title, spec.note].filter(Boolean).join('  ');
     const lines = spec.rows.map(([label, value]) => `${label.padEnd(width)}  ${value.text}`);
     return `${head ? `${head}\n` : ''}${lines.join('\n')}\n`;
   }
-  const widths = spec.columns.map((c, i) => Math.max(c.length, ...spec.rows.map((r) => r[i]?.text.length ?? 0)));
+  const widths = columnWidths(spec);
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))

@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import { Box, renderToString, Text } from 'ink';
-import type { Cell, TableSpec } from './table-model.js';
+import { type Cell, columnWidths, labelWidth, type TableSpec } from './table-model.js';
 
 function CellText({ value, color, bold }: { value: Cell; color: boolean; bold?: boolean }) {
   return (
@@ -34,7 +34,7 @@ export function fitWidths(natural: number[], total: number, min = 6): number[] {
 
 export function TableView({ spec, color, columns = 1000 }: { spec: TableSpec; color: boolean; columns?: number }) {
   if (spec.kind === 'detail') {
-    const width = Math.max(0, ...spec.rows.map(([label]) => label.length)) + 2;
+    const width = labelWidth(spec) + 2;
     return (
       <Box flexDirection="column">
         {spec.title ? (
@@ -55,7 +55,7 @@ export function TableView({ spec, color, columns = 1000 }: { spec: TableSpec; co
     );
   }
   const widths = fitWidths(
-    spec.columns.map((c, i) => Math.max(c.length, ...spec.rows.map((r) => r[i]?.text.length ?? 0)) + 2),
+    columnWidths(spec).map((w) => w + 2),
     columns,
   );
   return (

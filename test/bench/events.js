@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../../dist/emulator/server.js';
 import { token } from './emulator-throughput.js';
+import { median } from './startup.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = join(here, '..', '..', 'bin', 'svcadm.js');
@@ -16,11 +17,6 @@ const TIME = '/usr/bin/time';
 
 function shellQuote(text) {
   return `'${String(text).replace(/'/g, `'\\''`)}'`;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Runs a shell command with stdout to /dev/null; resolves with its wall time in ms. */
