@@ -368,7 +368,9 @@ describe('events tail: the cursor file', () => {
     const savedAt = position(saved.trim());
     // At least once: the file never runs ahead of what was printed.
     expect(printed).toContain(savedAt);
+    // The kill can land just after a write: make sure the 50 events after the saved cursor exist.
     await e.updateSettings({ eventRate: 0 });
+    await e.emit('user.created', 50);
     const resumed = await runCli(['events', 'tail', '--cursor-file', file, '--max-events', '50'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(lines(resumed.stdout).map((l) => position(l.offset))).toEqual(
