@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { type Context, processContext } from './context.js';
-import { CliError, exitCodeFor, Interrupted, UsageError } from './errors.js';
-import { buildProgram } from './program.js';
+import { CliError, exitCodeFor, Interrupted } from './errors.js';
+import { buildProgram, usageErrorFrom } from './program.js';
 import { jsonLine, type OutputFormat } from './render/output.js';
 import { neutralize } from './render/sanitize.js';
 import type { Session } from './session.js';
@@ -26,9 +26,7 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
 }
 
 function commanderToUsage(err: unknown): unknown {
-  if (!(err instanceof CommanderError)) return err;
-  const text = err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-  return new UsageError(text, "see 'svcadm --help'");
+  return err instanceof CommanderError ? usageErrorFrom(err, 'svcadm') : err;
 }
 
 function report(err: unknown, session: Session, argv: readonly string[]): number {

@@ -1,4 +1,4 @@
-import { Command, type HelpContext, Option } from 'commander';
+import { Command, type CommanderError, type HelpContext, Option } from 'commander';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConnectionsCommands } from './commands/connections.js';
@@ -8,6 +8,7 @@ import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
 import { registerUsersCommands } from './commands/users.js';
+import { UsageError } from './errors.js';
 import { addCommandHelp, TENANT_ENVIRONMENT } from './help/command-help.js';
 import { OUTPUT_FORMATS } from './render/output.js';
 import type { Session } from './session.js';
@@ -41,7 +42,6 @@ export function buildProgram(session: Session): Command {
     .description('Administer an identity service tenant through its management interface')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
@@ -79,5 +79,23 @@ export function buildProgram(session: Session): Command {
   registerEmulatorCommand(program, session);
   registerCompletionCommands(program, session);
   addCommandHelp(program);
+  pointUsageErrorsAtTheirHelp(program, 'svcadm');
   return program;
+}
+
+/** A usage error names the help of the command it came from (`see 'svcadm users permissions --help'`), as gh does. */
+function pointUsageErrorsAtTheirHelp(command: Command, path: string): void {
+  command.exitOverride((err: CommanderError) => {
+    throw err.exitCode === 0 ? err : usageErrorFrom(err, path); // exit code 0: --help and --version
+  });
+  for (const sub of command.commands) pointUsageErrorsAtTheirHelp(sub, `${path} ${sub.name()}`);
+}
+
+/** Commander's message on one line, in our voice, with the help to read. */
+export function usageErrorFrom(err: CommanderError, path: string): UsageError {
+  const text = err.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace('(Did you mean', '(did you mean');
+  return new UsageError(text, `see '${path} --help'`);
 }

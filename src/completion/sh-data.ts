@@ -85,6 +85,7 @@ export function shDataFunctions(root: CommandSpec): string {
   out.push('  if [[ $1 == help && $help == 0 && $npos == 0 ]] && _svcadm_is_command "$cmdpath" help; then');
   out.push('    help=1');
   out.push('  elif [[ $npos == 0 ]] && _svcadm_is_command "$cmdpath" "$1"; then');
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
   out.push('    cmdpath=${cmdpath:+$cmdpath }$1');
   out.push('  else');
   out.push('    ((npos += 1))');

@@ -28,14 +28,25 @@ describe('program parsing', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: `svcadm: unknown command 'polcies' (Did you mean policies?)${HELP_HINT}\n`,
+      stderr: `svcadm: unknown command 'polcies' (did you mean policies?)${HELP_HINT}\n`,
+    });
+  });
+
+  it('suggests the nearest verb of a group and points at the group help', async () => {
+    const r = await runCli(['users', 'permisions', 'u1']);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "svcadm: unknown command 'permisions' (did you mean permissions?) — see 'svcadm users --help'\n",
     });
   });
 
   it('suggests the nearest option for a typo, even after the subcommand', async () => {
     const r = await runCli(['policies', 'get', 'x', '--outptu', 'json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`svcadm: unknown option '--outptu' (Did you mean --output?)${HELP_HINT}\n`);
+    expect(r.stderr).toBe(
+      "svcadm: unknown option '--outptu' (did you mean --output?) — see 'svcadm policies get --help'\n",
+    );
   });
 
   it('rejects an unknown output format', async () => {

@@ -102,7 +102,7 @@ describe('users permissions: invalid input exits 2 and sends nothing', () => {
   it('a missing user id', async () => {
     const r = await runCli(['users', 'permissions'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("svcadm: missing required argument 'user-id' — see 'svcadm --help'\n");
+    expect(r.stderr).toBe("svcadm: missing required argument 'user-id' — see 'svcadm users permissions --help'\n");
   });
 
   it('parses the options with their defaults', () => {

@@ -107,7 +107,7 @@ describe('svcadm completion', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      "svcadm: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. — see 'svcadm --help'\n",
+      "svcadm: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. — see 'svcadm completion --help'\n",
     );
   });
 

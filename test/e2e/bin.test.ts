@@ -42,7 +42,7 @@ describe('bin/svcadm.js as a process', () => {
   it('exits 2 for a usage error, without a stack trace', async () => {
     const r = await runBin(['policies', 'get'], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("svcadm: missing required argument 'id' — see 'svcadm --help'\n");
+    expect(r.stderr).toBe("svcadm: missing required argument 'id' — see 'svcadm policies get --help'\n");
   });
 
   it('exits quietly with 0 when the reader of stdout goes away', async () => {
