@@ -1,5 +1,11 @@
 import type { AuthMethod } from '../config/credentials.js';
-import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } from '../config/token-cache.js';
+import {
+  EXPIRY_MARGIN_MS,
+  readCachedToken,
+  secretCheck,
+  tokenCacheKey,
+  writeCachedToken,
+} from '../config/token-cache.js';
 import { NetworkError } from '../errors.js';
 import { tokenErrorFrom } from './error-body.js';
 import type { HttpClient } from './http.js';
@@ -45,7 +51,8 @@ export class GivenToken implements TokenSource {
 }
 
 /**
- * Client-credentials tokens, cached on disk per (token URL, client id, audience) until shortly before expiry.
+ * Client-credentials tokens, cached on disk per (token URL, client id, audience) until shortly before expiry, and
+ * only for the secret that obtained them.
  * Concurrent callers share one in-flight token request.
  */
 export class ClientCredentialsTokens implements TokenSource {
@@ -53,6 +60,7 @@ export class ClientCredentialsTokens implements TokenSource {
   #memory: TokenInfo | undefined;
   #inflight: Promise<TokenInfo> | undefined;
   readonly #key: string;
+  readonly #secretCheck: string;
 
   constructor(
     private readonly http: HttpClient,
@@ -61,6 +69,7 @@ export class ClientCredentialsTokens implements TokenSource {
     private readonly trace?: (line: string) => void,
   ) {
     this.#key = tokenCacheKey(auth.tokenUrl, auth.clientId, auth.audience);
+    this.#secretCheck = secretCheck(this.#key, auth.clientSecret);
   }
 
   async current(): Promise<TokenInfo> {
@@ -81,7 +90,7 @@ export class ClientCredentialsTokens implements TokenSource {
   }
 
   async #load(): Promise<TokenInfo> {
-    const cached = readCachedToken(this.cacheDir, this.#key, this.http.settings.now());
+    const cached = readCachedToken(this.cacheDir, this.#key, this.#secretCheck, this.http.settings.now());
     if (cached) {
       this.trace?.(
         `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
@@ -145,7 +154,12 @@ export class ClientCredentialsTokens implements TokenSource {
         this.cacheDir,
         this.#key,
         token?.expiresAt
-          ? { accessToken: token.accessToken, expiresAt: token.expiresAt, scope: token.scopes.join(' ') }
+          ? {
+              accessToken: token.accessToken,
+              expiresAt: token.expiresAt,
+              scope: token.scopes.join(' '),
+              secretCheck: this.#secretCheck,
+            }
           : undefined,
         this.http.settings.now(),
       );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ensurePrivateDir, tokenCacheFile } from './paths.js';
 import { isRecord, readJsonFile, writePrivateFile } from './private-file.js';
 
@@ -6,6 +7,8 @@ export interface CachedToken {
   /** Milliseconds since the epoch. */
   expiresAt: number;
   scope?: string;
+  /** Which secret obtained the token (a one-way hash): a token is not reused once the secret changes. */
+  secretCheck?: string;
 }
 
 /** Tokens are used until this long before they expire. */
@@ -13,6 +16,11 @@ export const EXPIRY_MARGIN_MS = 60_000;
 
 export function tokenCacheKey(tokenUrl: string, clientId: string, audience: string): string {
   return `${tokenUrl} ${clientId} ${audience}`;
+}
+
+/** A one-way check of the client secret, salted with the cache key; the secret itself is never stored here. */
+export function secretCheck(key: string, clientSecret: string): string {
+  return createHash('sha256').update(`svcadm token cache\0${key}\0${clientSecret}`).digest('base64url');
 }
 
 function readAll(dir: string): Record<string, CachedToken> {
@@ -32,9 +40,10 @@ function readAll(dir: string): Record<string, CachedToken> {
   return tokens;
 }
 
-export function readCachedToken(dir: string, key: string, now: number): CachedToken | undefined {
+/** The cached token of `key`, if it is still fresh and was obtained with the secret that `check` stands for. */
+export function readCachedToken(dir: string, key: string, check: string, now: number): CachedToken | undefined {
   const token = readAll(dir)[key];
-  return token && token.expiresAt - EXPIRY_MARGIN_MS > now ? token : undefined;
+  return token && token.secretCheck === check && token.expiresAt - EXPIRY_MARGIN_MS > now ? token : undefined;
 }
 
 /** Stores (or, with `undefined`, drops) the token of one key, pruning expired ones. */

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { json, startLoopback } from '../helpers/loopback-server.js';
@@ -177,6 +179,20 @@ describe('policies get', () => {
     for (let i = 0; i < 2; i++) expect((await runCli(['policies', 'get', redirectId()], { env })).code).toBe(0);
     const { counters } = await emu.requests();
     expect(counters.tokenRequests).toBe(1);
+  });
+
+  it('does not reuse a cached token once the secret changes, and never stores the secret', async () => {
+    expect((await runCli(['policies', 'get', redirectId()], { env })).code).toBe(0);
+    const cache = readFileSync(join(env.SVCADM_CONFIG_DIR ?? '', 'token-cache.json'), 'utf8');
+    expect(cache).not.toContain(emu.admin.clientSecret);
+    await emu.clearRequests();
+    const r = await runCli(['policies', 'get', redirectId()], { env: { ...env, SVCADM_CLIENT_SECRET: 'rotated' } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect((await emu.requests()).counters.tokenRequests).toBe(1);
+    const again = await runCli(['policies', 'get', redirectId()], { env });
+    expect(again.code).toBe(0);
+    expect((await emu.requests()).counters.tokenRequests).toBe(1);
   });
 
   it('drops a revoked cached token, fetches a new one and retries once', async () => {
