@@ -59,9 +59,16 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** The valid type closest to a mistyped one (`user.create` → `user.created`). */
-export function nearestEventType(input: string): EventType {
+/**
+ * What to suggest for a name that is not an event type: every type of a group named alone (`user` or `user.*` →
+ * `user.created,user.deleted,user.updated`, ready for `--type`), else the closest type when it is close enough
+ * (`user.create` → `user.created`), else nothing.
+ */
+export function suggestEventTypes(input: string): string | undefined {
   const text = input.trim().toLowerCase();
+  const group = text.replace(/\.?\*$/, '').replace(/\.$/, '');
+  const members = EVENT_TYPES.filter((type) => type.startsWith(`${group}.`));
+  if (group !== '' && members.length > 0) return members.join(',');
   let best: EventType = EVENT_TYPES[0];
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const type of EVENT_TYPES) {
@@ -71,5 +78,5 @@ export function nearestEventType(input: string): EventType {
       bestDistance = distance;
     }
   }
-  return best;
+  return bestDistance <= Math.max(3, Math.floor(text.length / 4)) ? best : undefined;
 }

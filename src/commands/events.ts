@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Command } from 'commander';
-import { EVENT_TYPES, type EventType, isEventType, nearestEventType } from '../api/event-types.js';
+import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../api/event-types.js';
 import { payloadJson, subscribeEvents, type TailItem } from '../api/events.js';
 import { UsageError } from '../errors.js';
 import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../events/cursor-file.js';
@@ -40,8 +40,9 @@ export function parseEventTypes(values: readonly string[]): EventType[] {
     const name = value.trim();
     if (name === '') continue;
     if (!isEventType(name)) {
+      const suggestion = suggestEventTypes(name);
       throw new UsageError(
-        `unknown event type '${neutralize(name)}' (did you mean ${nearestEventType(name)}?)`,
+        `unknown event type '${neutralize(name)}'${suggestion ? ` (did you mean ${suggestion}?)` : ''}`,
         "run 'svcadm events tail --help' for the 25 event types",
       );
     }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildUrl } from '../../src/api/client.js';
-import { EVENT_TYPES, nearestEventType } from '../../src/api/event-types.js';
+import { EVENT_TYPES, suggestEventTypes } from '../../src/api/event-types.js';
 import {
   type EventsApi,
   payloadJson,
@@ -25,8 +25,13 @@ describe('event types', () => {
     ['organisation.created', 'organization.created'],
     ['group.member.add', 'group.member.added'],
     ['USER.DELETED', 'user.deleted'],
+    ['user', 'user.created,user.deleted,user.updated'],
+    ['user.*', 'user.created,user.deleted,user.updated'],
+    ['group.member', 'group.member.added,group.member.deleted'],
+    ['bogus.x', undefined],
+    ['', undefined],
   ])('suggests %s → %s', (input, expected) => {
-    expect(nearestEventType(input)).toBe(expected);
+    expect(suggestEventTypes(input)).toBe(expected);
   });
 
   it('accepts repeated values and comma lists, without duplicates', () => {

@@ -97,6 +97,23 @@ describe('events tail: parsing', () => {
     );
   });
 
+  it('offers a whole group for a group name, and no guess when nothing is close', async () => {
+    const env = { SVCADM_DOMAIN: 'http://127.0.0.1:9' };
+    const group = await runCli(['events', 'tail', '--type', 'user'], { env });
+    expect(group).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "svcadm: unknown event type 'user' (did you mean user.created,user.deleted,user.updated?) — run 'svcadm events tail --help' for the 25 event types\n",
+    });
+    const far = await runCli(['events', 'tail', '--type', 'bogus.x'], { env });
+    expect(far).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "svcadm: unknown event type 'bogus.x' — run 'svcadm events tail --help' for the 25 event types\n",
+    });
+  });
+
   it('checks every value of a comma list', async () => {
     const r = await runCli(['events', 'tail', '--type', 'user.created,organisation.created'], {
       env: { SVCADM_DOMAIN: 'http://127.0.0.1:9' },
