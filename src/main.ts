@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { type Context, processContext } from './context.js';
 import { CliError, exitCodeFor, Interrupted } from './errors.js';
-import { buildProgram, usageErrorFrom } from './program.js';
+import { buildProgram } from './program.js';
 import { jsonLine, type OutputFormat } from './render/output.js';
 import { neutralize } from './render/sanitize.js';
 import type { Session } from './session.js';
@@ -19,14 +19,10 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
     return session.exitCode ?? 0;
   } catch (err) {
     if (err instanceof CommanderError && err.exitCode === 0) return 0;
-    return report(commanderToUsage(err), session, argv);
+    return report(err, session, argv);
   } finally {
     session.runtime?.close();
   }
-}
-
-function commanderToUsage(err: unknown): unknown {
-  return err instanceof CommanderError ? usageErrorFrom(err, 'svcadm') : err;
 }
 
 function report(err: unknown, session: Session, argv: readonly string[]): number {

@@ -1,4 +1,4 @@
-import { Command, type CommanderError, type HelpContext, Option } from 'commander';
+import { Command, type HelpContext, Option } from 'commander';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConnectionsCommands } from './commands/connections.js';
@@ -9,22 +9,35 @@ import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
 import { registerUsersCommands } from './commands/users.js';
 import { UsageError } from './errors.js';
-import { addCommandHelp, TENANT_ENVIRONMENT } from './help/command-help.js';
+import { addCommandHelp, commandPath, TENANT_ENVIRONMENT } from './help/command-help.js';
 import { OUTPUT_FORMATS } from './render/output.js';
 import type { Session } from './session.js';
 import { packageVersion } from './version.js';
 
-/** A group named without a verb shows its help on stdout and succeeds, as gh and kubectl do. */
+/** Every command of the tree, created through `createCommand`. */
 class SvcadmCommand extends Command {
   override createCommand(name?: string): Command {
     return new SvcadmCommand(name);
   }
 
+  /** A group named without a verb shows its help on stdout and succeeds, as gh and kubectl do. */
   override help(context?: HelpContext): never;
   override help(cb: (str: string) => string): never;
   override help(arg?: HelpContext | ((str: string) => string)): never {
     if (typeof arg === 'function') return super.help(arg);
     return super.help({ ...arg, error: false });
+  }
+
+  /**
+   * Every usage error commander finds (unknown names, missing or invalid values) becomes ours: on one line, in our
+   * voice, naming the help of the command it came from (`see 'svcadm users --help'`), as gh does.
+   */
+  override error(message: string): never {
+    const text = message
+      .replace(/^error: /, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .replace('(Did you mean', '(did you mean');
+    throw new UsageError(text, `see '${['svcadm', ...commandPath(this)].join(' ')} --help'`);
   }
 }
 
@@ -42,10 +55,10 @@ export function buildProgram(session: Session): Command {
     .description('Administer an identity service tenant through its management interface')
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
+    .exitOverride() // --help and --version end by throwing, for main to return 0
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: () => {}, // main prints the one-line message
     })
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
@@ -79,23 +92,5 @@ export function buildProgram(session: Session): Command {
   registerEmulatorCommand(program, session);
   registerCompletionCommands(program, session);
   addCommandHelp(program);
-  pointUsageErrorsAtTheirHelp(program, 'svcadm');
   return program;
-}
-
-/** A usage error names the help of the command it came from (`see 'svcadm users permissions --help'`), as gh does. */
-function pointUsageErrorsAtTheirHelp(command: Command, path: string): void {
-  command.exitOverride((err: CommanderError) => {
-    throw err.exitCode === 0 ? err : usageErrorFrom(err, path); // exit code 0: --help and --version
-  });
-  for (const sub of command.commands) pointUsageErrorsAtTheirHelp(sub, `${path} ${sub.name()}`);
-}
-
-/** Commander's message on one line, in our voice, with the help to read. */
-export function usageErrorFrom(err: CommanderError, path: string): UsageError {
-  const text = err.message
-    .replace(/^error: /, '')
-    .replace(/\s*\n\s*/g, ' ')
-    .replace('(Did you mean', '(did you mean');
-  return new UsageError(text, `see '${path} --help'`);
 }

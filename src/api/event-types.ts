@@ -66,7 +66,7 @@ function editDistance(a: string, b: string): number {
  */
 export function suggestEventTypes(input: string): string | undefined {
   const text = input.trim().toLowerCase();
-  const group = text.replace(/\.?\*$/, '').replace(/\.$/, '');
+  const group = text.replace(/\.?\*?$/, '');
   const members = EVENT_TYPES.filter((type) => type.startsWith(`${group}.`));
   if (group !== '' && members.length > 0) return members.join(',');
   let best: EventType = EVENT_TYPES[0];

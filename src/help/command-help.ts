@@ -25,7 +25,8 @@ const ENVIRONMENT: Readonly<Record<string, readonly string[]>> = {
   help: [],
 };
 
-function commandPath(command: Command): string[] {
+/** The names from the root down to `command`, the root's own excluded (`['users', 'permissions']`). */
+export function commandPath(command: Command): string[] {
   const names: string[] = [];
   for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
   return names;

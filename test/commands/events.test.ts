@@ -86,9 +86,12 @@ function tailUntil(
 const SINCE_ALL = ['--since', '7d'];
 
 describe('events tail: parsing', () => {
+  /** Nothing listens there: a parsing error must come before any request. */
+  const offline = { SVCADM_DOMAIN: 'http://127.0.0.1:9' };
+
   it('rejects an unknown type with the nearest valid name', async () => {
     const r = await runCli(['events', 'tail', '--type', 'user.create'], {
-      env: { SVCADM_DOMAIN: 'http://127.0.0.1:9' },
+      env: offline,
     });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
@@ -98,15 +101,14 @@ describe('events tail: parsing', () => {
   });
 
   it('offers a whole group for a group name, and no guess when nothing is close', async () => {
-    const env = { SVCADM_DOMAIN: 'http://127.0.0.1:9' };
-    const group = await runCli(['events', 'tail', '--type', 'user'], { env });
+    const group = await runCli(['events', 'tail', '--type', 'user'], { env: offline });
     expect(group).toEqual({
       code: 2,
       stdout: '',
       stderr:
         "svcadm: unknown event type 'user' (did you mean user.created,user.deleted,user.updated?) — run 'svcadm events tail --help' for the 25 event types\n",
     });
-    const far = await runCli(['events', 'tail', '--type', 'bogus.x'], { env });
+    const far = await runCli(['events', 'tail', '--type', 'bogus.x'], { env: offline });
     expect(far).toEqual({
       code: 2,
       stdout: '',
@@ -116,7 +118,7 @@ describe('events tail: parsing', () => {
 
   it('checks every value of a comma list', async () => {
     const r = await runCli(['events', 'tail', '--type', 'user.created,organisation.created'], {
-      env: { SVCADM_DOMAIN: 'http://127.0.0.1:9' },
+      env: offline,
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown event type 'organisation.created' (did you mean organization.created?)");
