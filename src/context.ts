@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { type Clock, systemClock } from './clock.js';
 
 export type OutStream = Writable & { isTTY?: boolean; columns?: number; rows?: number };
 export type InStream = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -15,24 +16,22 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface Context {
   io: Io;
   env: Env;
-  /** Milliseconds since the epoch. */
-  now(): number;
+  clock: Clock;
   /** A number in [0, 1), for retry jitter. */
   random(): number;
-  /** Fired on Ctrl-C (SIGINT) or SIGTERM; long-running commands stop cleanly when it aborts. */
+  /**
+   * Aborts on Ctrl-C, SIGTERM or SIGHUP, with the `Interrupted` naming the signal as its reason; long-running commands
+   * stop cleanly when it aborts.
+   */
   interrupt: AbortSignal;
-  platform: NodeJS.Platform;
-  homedir: string;
 }
 
 export function processContext(interrupt: AbortSignal): Context {
   return {
     io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
     env: process.env,
-    now: () => Date.now(),
+    clock: systemClock,
     random: Math.random,
     interrupt,
-    platform: process.platform,
-    homedir: process.env.HOME ?? process.env.USERPROFILE ?? '.',
   };
 }

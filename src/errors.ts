@@ -1,81 +1,180 @@
+import { CommanderError } from 'commander';
+
+/** What went wrong, in the terms of the exit codes: every failure svcadm reports has one of these kinds. */
+export type ErrorKind =
+  | 'usage'
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'network'
+  | 'rejected'
+  | 'interrupted'
+  | 'output'
+  | 'bug';
+
+/** The signals that stop a command cleanly (cli.md); the exit code says which one did. */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** The one table of exit codes (cli.md, "Exit codes"). No other module holds an exit-code number. */
+const EXIT_CODES: Readonly<Record<Exclude<ErrorKind, 'interrupted'> | 'ok', number>> = {
+  ok: 0,
+  bug: 1,
+  usage: 2,
+  auth: 3,
+  forbidden: 4,
+  not_found: 5,
+  rate_limited: 6,
+  network: 7,
+  rejected: 8,
+  // sysexits.h's EX_IOERR: stdout or stderr could not be written (a full disk, a closed pipe other than EPIPE).
+  output: 74,
+};
+
+/** What a shell reports for a process the signal killed: 128 + the signal number. */
+const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/** The exit codes as the root help lists them. */
+export const EXIT_CODE_SUMMARY = `Exit codes: ${EXIT_CODES.ok} ok, ${EXIT_CODES.bug} bug, ${EXIT_CODES.usage} usage, ${EXIT_CODES.auth} auth, ${EXIT_CODES.forbidden} forbidden, ${EXIT_CODES.not_found} not found, ${EXIT_CODES.rate_limited} rate limited,
+  ${EXIT_CODES.network} network/5xx, ${EXIT_CODES.rejected} rejected by the service, ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGTERM)`;
+
+export const EXIT_OK = EXIT_CODES.ok;
+
+/**
+ * What a failure means beyond its kind, for the CLI to say what to do about it (`cli/hints.ts`): the API layer names
+ * the situation, never a CLI command.
+ */
+export type ErrorReason =
+  | 'unauthorized'
+  | 'token_refused'
+  | 'rate_limited'
+  | 'timeout'
+  | 'too_many_streams'
+  | 'cursor_expired'
+  | 'invalid_cursor';
+
+export interface ErrorDetails {
+  hint?: string | undefined;
+  reason?: ErrorReason | undefined;
+  /** The HTTP status the service answered, when there was one. */
+  status?: number | undefined;
+  /** The service's error code (`errorCode`), when it sent one. */
+  code?: string | undefined;
+}
+
 /** Every failure svcadm reports is one of these; `exitCodeFor` is the single place they become exit codes. */
 export class CliError extends Error {
-  readonly exitCode: number;
-  readonly hint: string | undefined;
+  readonly kind: ErrorKind;
+  /** A next step for the user; commands may add to it (`addHint`), e.g. a correlation id or a CLI command. */
+  hint: string | undefined;
+  readonly reason: ErrorReason | undefined;
   readonly status: number | undefined;
   readonly code: string | undefined;
 
-  constructor(message: string, exitCode: number, opts: { hint?: string; status?: number; code?: string } = {}) {
+  constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}) {
     super(message);
     this.name = new.target.name;
-    this.exitCode = exitCode;
-    this.hint = opts.hint;
-    this.status = opts.status;
-    this.code = opts.code;
+    this.kind = kind;
+    this.hint = details.hint;
+    this.reason = details.reason;
+    this.status = details.status;
+    this.code = details.code;
+  }
+
+  /** Appends a next step to the hint; the message, kind and code stay the service's. */
+  addHint(hint: string): this {
+    this.hint = this.hint ? `${this.hint}; ${hint}` : hint;
+    return this;
   }
 }
 
 /** Invalid input: nothing was sent to the service. */
 export class UsageError extends CliError {
   constructor(message: string, hint?: string) {
-    super(message, 2, hint === undefined ? {} : { hint });
+    super('usage', message, { hint });
   }
 }
 
 /** No credentials, a refused token request, or a 401 that survived a token refresh. */
 export class AuthError extends CliError {
-  constructor(message: string, opts: { hint?: string; status?: number; code?: string } = {}) {
-    super(message, 3, opts);
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('auth', message, details);
   }
 }
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
-/** An HTTP error answer from the interface. The exit code follows from the status. */
+/** The kind of an HTTP error status (cli.md, "Exit codes"). */
+export function kindForStatus(status: number): ErrorKind {
+  if (status === 401) return 'auth';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 400 && status < 500) return 'rejected';
+  return 'network';
+}
+
+/** An HTTP error answer from the interface. Its kind follows from the status. */
 export class ApiError extends CliError {
   readonly headers: HeaderMap;
   readonly body: string;
 
-  constructor(
-    status: number,
-    message: string,
-    opts: { code?: string; headers?: HeaderMap; body?: string; hint?: string },
-  ) {
-    super(message, exitCodeForStatus(status), { status, ...opts });
-    this.headers = opts.headers ?? {};
-    this.body = opts.body ?? '';
+  constructor(status: number, message: string, details: ErrorDetails & { headers?: HeaderMap; body?: string }) {
+    super(kindForStatus(status), message, { ...details, status });
+    this.headers = details.headers ?? {};
+    this.body = details.body ?? '';
   }
 }
 
 /** Connection failures, timeouts and answers that could not be understood. */
 export class NetworkError extends CliError {
-  constructor(
-    message: string,
-    hint?: string,
-    /** True when trying again cannot help (a name that does not resolve, a TLS failure). */
-    readonly permanent = false,
-  ) {
-    super(message, 7, hint === undefined ? {} : { hint });
+  /** True when trying again cannot help (a name that does not resolve, a TLS failure, an oversized answer). */
+  readonly permanent: boolean;
+
+  constructor(message: string, details: Pick<ErrorDetails, 'hint' | 'reason'> & { permanent?: boolean } = {}) {
+    super('network', message, details);
+    this.permanent = details.permanent ?? false;
   }
 }
 
+/** The command was stopped by a signal; the exit code names the signal. */
 export class Interrupted extends CliError {
-  constructor(message = 'interrupted') {
-    super(message, 130);
+  constructor(
+    readonly signal: StopSignal = 'SIGINT',
+    /** True when the command already told the user how it stopped (a tail's count and resume line). */
+    readonly reported = false,
+  ) {
+    super('interrupted', 'interrupted');
   }
 }
 
-export function exitCodeForStatus(status: number): number {
-  if (status === 401) return 3;
-  if (status === 403) return 4;
-  if (status === 404) return 5;
-  if (status === 429) return 6;
-  if (status >= 500) return 7;
-  if (status >= 400) return 8;
-  return 7;
+/** The Interrupted a stop signal carries as its abort reason (a plain `abort()` counts as Ctrl-C). */
+export function interruption(signal: AbortSignal, reported = false): Interrupted {
+  const stop = signal.reason instanceof Interrupted ? signal.reason.signal : 'SIGINT';
+  return new Interrupted(stop, reported);
+}
+
+/** Writing stdout or stderr failed: the environment's fault, never "a bug". */
+export class OutputError extends CliError {
+  constructor(message: string) {
+    super('output', message);
+  }
+}
+
+export function exitCodeForSignal(signal: StopSignal): number {
+  return SIGNAL_EXIT_CODES[signal];
 }
 
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof CliError) return err.exitCode;
-  return 1;
+  if (err instanceof Interrupted) return SIGNAL_EXIT_CODES[err.signal];
+  if (err instanceof CliError) return EXIT_CODES[err.kind === 'interrupted' ? 'bug' : err.kind];
+  // commander ends `--help` and `--version` by throwing; everything else it finds comes through our error().
+  if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+  return EXIT_CODES.bug;
+}
+
+/** An ending that prints nothing more: help or version shown, or a stop the command has reported itself. */
+export function endsQuietly(err: unknown): boolean {
+  if (err instanceof Interrupted) return err.reported;
+  return err instanceof CommanderError && err.exitCode === 0;
 }

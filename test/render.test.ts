@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDocument, jsonLine } from '../src/render/output.js';
+import { jsonDocument, jsonLine } from '../src/render/json.js';
 import { neutralize } from '../src/render/sanitize.js';
 import { cell, tableText } from '../src/render/table-model.js';
 

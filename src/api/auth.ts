@@ -73,7 +73,7 @@ export class ClientCredentialsTokens implements TokenSource {
   }
 
   async current(): Promise<TokenInfo> {
-    const now = this.http.settings.now();
+    const now = this.http.settings.clock.now();
     if (this.#memory?.expiresAt && this.#memory.expiresAt - EXPIRY_MARGIN_MS > now) return this.#memory;
     if (!this.#inflight) {
       this.#inflight = this.#load().finally(() => {
@@ -90,7 +90,7 @@ export class ClientCredentialsTokens implements TokenSource {
   }
 
   async #load(): Promise<TokenInfo> {
-    const cached = readCachedToken(this.cacheDir, this.#key, this.#secretCheck, this.http.settings.now());
+    const cached = readCachedToken(this.cacheDir, this.#key, this.#secretCheck, this.http.settings.clock.now());
     if (cached) {
       this.trace?.(
         `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
@@ -117,7 +117,7 @@ export class ClientCredentialsTokens implements TokenSource {
       client_secret: clientSecret,
       audience,
     });
-    const started = this.http.settings.now();
+    const started = this.http.settings.clock.now();
     const res = await this.http.request({
       method: 'POST',
       url: new URL(tokenUrl),
@@ -161,7 +161,7 @@ export class ClientCredentialsTokens implements TokenSource {
               secretCheck: this.#secretCheck,
             }
           : undefined,
-        this.http.settings.now(),
+        this.http.settings.clock.now(),
       );
     } catch (err) {
       this.trace?.(`could not write the token cache: ${(err as Error).message}`);

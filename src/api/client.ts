@@ -76,11 +76,7 @@ export class ApiClient {
     }
     if (res.status === 401) {
       const err = apiErrorFrom({ ...res, body: res.body ?? '' }, 'resource');
-      throw new AuthError(err.message, {
-        status: 401,
-        ...(err.code ? { code: err.code } : {}),
-        ...(err.hint ? { hint: err.hint } : {}),
-      });
+      throw new AuthError(err.message, { status: 401, code: err.code, reason: err.reason });
     }
     return res;
   }

@@ -73,7 +73,7 @@ export async function deleteConnectionUser(
       url: api.url(['connections', connectionId, 'users'], { email }),
       headers: { accept: 'application/json', 'x-correlation-id': correlationId },
     },
-    'delete',
+    'write',
   );
   if (res.status >= 200 && res.status < 300) return;
   const { code } = parseErrorBody(res.body);

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, AuthError, type HeaderMap } from '../errors.js';
+import { ApiError, AuthError, type ErrorReason, type HeaderMap } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 
 export interface ParsedErrorBody {
@@ -49,65 +49,72 @@ function clip(text: string): string {
 
 const SCOPE_PATTERN = /expected (?:any of|all of)?:?\s*([\w:, ]+)/i;
 
-/** The one place an HTTP error answer becomes an error with a message, a hint and an exit code. */
-export function apiErrorFrom(
-  res: { status: number; statusText: string; headers: IncomingHttpHeaders; body: string; retries?: number },
-  what: string,
-): ApiError {
-  const { message, code } = parseErrorBody(res.body);
-  const fallback = `${res.status} ${res.statusText || 'error'}`.trim();
-  const text = message ?? fallback;
-  const headers = res.headers as HeaderMap;
-  const retries = res.retries
-    ? ` (still ${res.status} after ${res.retries} ${res.retries === 1 ? 'retry' : 'retries'})`
-    : '';
-  switch (true) {
-    case res.status === 401:
-      return new ApiError(401, `authentication failed: ${text}`, {
-        code,
-        headers,
-        body: res.body,
-        hint: 'check the client credentials; `svcadm auth status` shows what is in use',
-      });
-    case res.status === 403: {
-      const scope = SCOPE_PATTERN.exec(text)?.[1]?.trim();
-      return new ApiError(403, `forbidden: ${text}`, {
-        code,
-        headers,
-        body: res.body,
-        ...(scope ? { hint: `grant the scope ${scope} to the client in the tenant's settings` } : {}),
-      });
-    }
-    case res.status === 404:
-      return new ApiError(404, `${what} not found: ${text}`, { code, headers, body: res.body });
-    case res.status === 429:
-      return new ApiError(429, `rate limited: ${text}${retries}`, {
-        code,
-        headers,
-        body: res.body,
-        hint: 'wait and run again, or raise --max-retries',
-      });
-    case res.status >= 500:
-      return new ApiError(res.status, `the service failed: ${text}${retries}`, { code, headers, body: res.body });
-    default:
-      return new ApiError(res.status, `the service rejected the request: ${text}`, { code, headers, body: res.body });
-  }
-}
-
-/** Errors of the token service: refused credentials are an authentication failure whatever the status. */
-export function tokenErrorFrom(res: {
+export interface ErrorAnswer {
   status: number;
   statusText: string;
   headers: IncomingHttpHeaders;
   body: string;
   retries?: number;
-}): Error {
+}
+
+/** What an endpoint knows about one of its error answers that the generic reading does not. */
+export interface EndpointMeaning {
+  message: string;
+  reason?: ErrorReason;
+}
+
+/** The service's text of an error answer: its message, else the status line. */
+function answerText(res: ErrorAnswer, parsed: ParsedErrorBody): string {
+  return parsed.message ?? `${res.status} ${res.statusText || 'error'}`.trim();
+}
+
+/**
+ * The one place an HTTP error answer becomes an error with a message and a kind. `meaning` lets an endpoint word an
+ * answer it knows better (the event stream's 410), from the service's own text.
+ */
+export function apiErrorFrom(
+  res: ErrorAnswer,
+  what: string,
+  meaning?: (answer: { status: number; code: string | undefined; text: string }) => EndpointMeaning | undefined,
+): ApiError {
+  const parsed = parseErrorBody(res.body);
+  const { code } = parsed;
+  const text = answerText(res, parsed);
+  const base = { code, headers: res.headers as HeaderMap, body: res.body };
+  const special = meaning?.({ status: res.status, code, text });
+  if (special) return new ApiError(res.status, special.message, { ...base, reason: special.reason });
+  const retries = res.retries
+    ? ` (still ${res.status} after ${res.retries} ${res.retries === 1 ? 'retry' : 'retries'})`
+    : '';
+  switch (true) {
+    case res.status === 401:
+      return new ApiError(401, `authentication failed: ${text}`, { ...base, reason: 'unauthorized' });
+    case res.status === 403: {
+      const scope = SCOPE_PATTERN.exec(text)?.[1]?.trim();
+      return new ApiError(403, `forbidden: ${text}`, {
+        ...base,
+        ...(scope ? { hint: `grant the scope ${scope} to the client in the tenant's settings` } : {}),
+      });
+    }
+    case res.status === 404:
+      return new ApiError(404, `${what} not found: ${text}`, base);
+    case res.status === 429:
+      return new ApiError(429, `rate limited: ${text}${retries}`, { ...base, reason: 'rate_limited' });
+    case res.status >= 500:
+      return new ApiError(res.status, `the service failed: ${text}${retries}`, base);
+    default:
+      return new ApiError(res.status, `the service rejected the request: ${text}`, base);
+  }
+}
+
+/** Errors of the token service: refused credentials are an authentication failure whatever the status. */
+export function tokenErrorFrom(res: ErrorAnswer): Error {
   if (res.status >= 400 && res.status < 500 && res.status !== 429) {
-    const { message, code } = parseErrorBody(res.body);
-    return new AuthError(`token request refused: ${message ?? `${res.status} ${res.statusText}`}`, {
+    const parsed = parseErrorBody(res.body);
+    return new AuthError(`token request refused: ${answerText(res, parsed)}`, {
       status: res.status,
-      ...(code ? { code } : {}),
-      hint: 'check the client id, secret and audience (`svcadm profiles show`)',
+      code: parsed.code,
+      reason: 'token_refused',
     });
   }
   return apiErrorFrom(res, 'token service');

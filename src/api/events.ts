@@ -1,12 +1,12 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ApiError, AuthError, CliError, NetworkError } from '../errors.js';
+import type { Clock } from '../clock.js';
+import { CliError, NetworkError } from '../errors.js';
 import type { Query } from './client.js';
 import { apiErrorFrom } from './error-body.js';
 import { FATAL_STREAM_ERRORS } from './event-types.js';
 import type { StreamResponse } from './http.js';
-import { MAX_WAIT_MS, rateLimitResetMs, retryAfterMs } from './retry-wait.js';
+import { classify, reconnectDelayMs } from './retry.js';
 
 /** What `GET /events` needs from the interface client (ApiClient provides it). */
 export interface EventsApi {
@@ -26,10 +26,8 @@ export interface SubscribeOptions {
   maxReconnects?: number | undefined;
   /** Ends the subscription quietly (Ctrl-C, --duration). */
   signal: AbortSignal;
-  now(): number;
+  clock: Clock;
   random(): number;
-  /** Resolves after `ms`, or early when `signal` aborts. */
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** A stream silent for this long is taken for lost; default 2 minutes. */
   idleMs?: number;
 }
@@ -54,18 +52,7 @@ export type TailItem =
 
 /** Before the server has sent `retry:`. */
 const DEFAULT_RETRY_MS = 1000;
-const MAX_BACKOFF_MS = 30_000;
 const DEFAULT_IDLE_MS = 120_000;
-
-/**
- * Waits before reconnect number `attempt` (1-based): exponential from the server's `retry:` (never less), capped,
- * plus up to 25% jitter so that clients dropped together do not come back together; at least what a 429 or 503 asked.
- */
-export function reconnectDelayMs(attempt: number, retryMs: number, random: () => number, askedMs?: number): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, retryMs * 2 ** Math.max(0, attempt - 1));
-  const backoff = Math.max(retryMs, ceiling) * (1 + random() * 0.25);
-  return Math.round(Math.max(backoff, Math.min(askedMs ?? 0, MAX_WAIT_MS)));
-}
 
 /** A failure after which the subscription may try again. */
 class Transient {
@@ -164,61 +151,31 @@ function stringField(record: Record<string, unknown> | undefined, name: string):
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** An HTTP answer other than 2xx: fatal (400, 403, 410, other 4xx) or worth another try (408, 429, 5xx). */
-function classifyAnswer(res: StreamResponse, now: number): CliError | Transient {
-  const body = res.body ?? '';
-  const answer = { status: res.status, statusText: res.statusText, headers: res.headers, body };
-  const err = apiErrorFrom(answer, 'event stream');
-  if (res.status === 429 || res.status === 408 || res.status >= 500) {
-    return new Transient(err, askedWait(res.headers, res.status, now));
-  }
-  if (res.status === 403 && (err.code === 'too_many_streams' || /concurrent stream/i.test(err.message))) {
-    return new ApiError(403, `too many event streams are open at once for this tenant (${err.message})`, {
-      ...(err.code ? { code: err.code } : {}),
-      headers: err.headers,
-      body,
-      hint: 'the plan limits concurrent streams: stop another `svcadm events tail` (or other consumer) and try again',
-    });
-  }
-  if (res.status === 410) {
-    return new ApiError(
-      410,
-      `the cursor has expired: ${err.message.replace(/^the service rejected the request: /, '')}`,
-      {
-        ...(err.code ? { code: err.code } : {}),
-        headers: err.headers,
-        body,
-        hint: 'restart with --since (e.g. `svcadm events tail --since 1h`)',
-      },
-    );
-  }
-  if (res.status === 400 && err.code === 'invalid_cursor') {
-    return new ApiError(400, err.message, {
-      code: err.code,
-      headers: err.headers,
-      body,
-      hint: 'check the cursor given with --from or held in the cursor file',
-    });
-  }
-  return err;
+/** What the stream's error answers mean, in the service's words (the CLI adds what to do: `cli/hints.ts`). */
+function streamAnswerError(res: StreamResponse) {
+  const answer = { status: res.status, statusText: res.statusText, headers: res.headers, body: res.body ?? '' };
+  return apiErrorFrom(answer, 'event stream', ({ status, code, text }) => {
+    if (status === 403 && (code === 'too_many_streams' || /concurrent (event )?stream/i.test(text))) {
+      return {
+        message: `too many event streams are open at once for this tenant (forbidden: ${text})`,
+        reason: 'too_many_streams',
+      };
+    }
+    if (status === 410) return { message: `the cursor has expired: ${text}`, reason: 'cursor_expired' };
+    if (status === 400 && code === 'invalid_cursor') {
+      return { message: `the service rejected the request: ${text}`, reason: 'invalid_cursor' };
+    }
+    return undefined;
+  });
 }
 
-function askedWait(headers: IncomingHttpHeaders, status: number, now: number): number | undefined {
-  return retryAfterMs(headers, now) ?? (status === 429 ? rateLimitResetMs(headers, now) : undefined);
-}
-
+/** An `event: error` message: fatal for a cursor the service refuses, else a reason to reconnect. */
 function streamError(code: string, message: string): CliError {
   if (code === 'cursor_expired') {
-    return new CliError(`the cursor has expired: ${message}`, 8, {
-      code,
-      hint: 'restart with --since (e.g. `svcadm events tail --since 1h`)',
-    });
+    return new CliError('rejected', `the cursor has expired: ${message}`, { code, reason: 'cursor_expired' });
   }
   if (code === 'invalid_cursor') {
-    return new CliError(`the service rejected the cursor: ${message}`, 8, {
-      code,
-      hint: 'check the cursor given with --from or held in the cursor file',
-    });
+    return new CliError('rejected', `the service rejected the cursor: ${message}`, { code, reason: 'invalid_cursor' });
   }
   return new NetworkError(`stream error ${code}: ${message}`);
 }
@@ -250,10 +207,12 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
     const streamSignal = AbortSignal.any([signal, connection.signal]);
     let res: StreamResponse | undefined;
     try {
-      const connectedAt = opts.now();
+      const connectedAt = opts.clock.now();
       res = await api.open(api.url(['events'], query), headers, streamSignal);
       if (!res.stream) {
-        failure = classifyAnswer(res, opts.now());
+        const verdict = classify('stream', res, opts.clock.now());
+        const err = streamAnswerError(res);
+        failure = verdict.retry ? new Transient(err, verdict.askedMs) : err;
       } else {
         // Until a cursor arrives, a reconnect must not jump to "latest" and skip what happened meanwhile.
         fromTimestamp ??= timestampOf(connectedAt);
@@ -315,7 +274,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         });
         const stream = res.stream;
         stream.setEncoding('utf8');
-        const idle = setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
+        const idle = opts.clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
           for await (const chunk of chunksOf(stream)) {
             idle.refresh();
@@ -339,16 +298,17 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
               : new NetworkError(`the event stream was cut: ${(err as Error).message}`),
           );
         } finally {
-          clearTimeout(idle);
+          idle.cancel();
           stream.destroy();
         }
       }
     } catch (err) {
       if (signal.aborted) return;
-      if (err instanceof AuthError) throw err;
+      if (!(err instanceof NetworkError)) throw err;
       // A wrong domain or certificate is fatal at the start; once the stream has worked, the network may be changing.
-      if (err instanceof NetworkError && (everConnected || !err.permanent)) failure = new Transient(err);
-      else throw err;
+      const failed = { code: 'NETWORK', message: err.message, permanent: err.permanent && !everConnected };
+      if (!classify('stream', { failure: failed }, opts.clock.now()).retry) throw err;
+      failure = new Transient(err);
     }
     if (failure instanceof CliError) throw failure;
     if (progressed) attempt = 0;
@@ -356,6 +316,6 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
     if (opts.maxReconnects !== undefined && attempt > opts.maxReconnects) throw failure.error;
     const waitMs = reconnectDelayMs(attempt, retryMs, opts.random, failure.askedMs);
     yield [{ kind: 'reconnecting', attempt, waitMs, reason: failure.error.message }];
-    await opts.sleep(waitMs, signal);
+    await opts.clock.sleep(waitMs, signal);
   }
 }

@@ -1,17 +1,11 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { setTimeout as delay } from 'node:timers/promises';
-import { Interrupted, NetworkError, UsageError } from '../errors.js';
-import { rateLimitSummary, retryWaitMs } from './retry-wait.js';
+import type { Clock } from '../clock.js';
+import { interruption, NetworkError, UsageError } from '../errors.js';
+import { rateLimitSummary } from './headers.js';
+import { classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
-/** Which failures a request may be retried on. */
-export type RetryPolicy =
-  /** GET: 429, 408, 5xx and any network failure. */
-  | 'read'
-  /** DELETE: 429 and connections refused (the request never arrived). */
-  | 'delete'
-  /** The token POST: like a read, but never on a 4xx other than 429. */
-  | 'token';
+export type { RetryPolicy } from './retry.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -45,7 +39,7 @@ export interface StreamResponse {
 export interface HttpSettings {
   timeoutMs: number;
   maxRetries: number;
-  now(): number;
+  clock: Clock;
   random(): number;
   interrupt: AbortSignal;
   userAgent: string;
@@ -61,10 +55,18 @@ class TransportFailure extends Error {
     message: string,
     readonly code: string,
     readonly hint?: string,
-    /** False when trying again cannot help: a name that does not resolve, a certificate that does not match. */
-    readonly retryable = true,
+    /** True when trying again cannot help: a name that does not resolve, a certificate that does not match. */
+    readonly permanent = false,
   ) {
     super(message);
+  }
+
+  toNetworkError(message = this.message): NetworkError {
+    return new NetworkError(message, {
+      hint: this.hint,
+      permanent: this.permanent,
+      reason: this.code === 'TIMEOUT' ? 'timeout' : undefined,
+    });
   }
 }
 
@@ -72,7 +74,7 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure
   const host = url.host;
   switch (err.code) {
     case 'ENOTFOUND':
-      return new TransportFailure(`cannot resolve ${url.hostname}`, err.code, 'check the tenant domain', false);
+      return new TransportFailure(`cannot resolve ${url.hostname}`, err.code, 'check the tenant domain', true);
     case 'EAI_AGAIN':
       return new TransportFailure(`cannot resolve ${url.hostname}`, err.code, 'check the tenant domain');
     case 'ECONNREFUSED':
@@ -95,7 +97,7 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure
           `TLS failure talking to ${host}: ${err.message}`,
           err.code ?? 'TLS',
           'check the tenant domain; a private CA goes in NODE_EXTRA_CA_CERTS',
-          false,
+          true,
         );
       }
       return new TransportFailure(`request to ${host} failed: ${err.message}`, err.code ?? 'UNKNOWN');
@@ -124,9 +126,9 @@ export class HttpClient {
   /** Sends a request, retrying as its policy allows; resolves with the last answer whatever its status. */
   async request(req: HttpRequest): Promise<HttpResponse> {
     checkPayloadSize(req);
-    const { maxRetries } = this.#settings;
+    const { maxRetries, clock } = this.#settings;
     for (let attempt = 0; ; attempt++) {
-      const started = this.#settings.now();
+      const started = clock.now();
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
       try {
@@ -135,65 +137,55 @@ export class HttpClient {
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw err;
         failure = err;
-        this.#trace(`${req.method} ${req.url.href} failed after ${this.#settings.now() - started} ms: ${err.message}`);
+        this.#trace(`${req.method} ${req.url.href} failed after ${clock.now() - started} ms: ${err.message}`);
       }
-      const reason = retryReason(req.retry, response, failure);
-      if (reason === undefined || attempt >= maxRetries) {
+      const verdict = classify(req.retry, response ?? { failure: failure as TransportFailure }, clock.now());
+      if (!verdict.retry || attempt >= maxRetries) {
         if (response) return response;
         const tried = attempt > 0 ? ` (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : '';
-        throw new NetworkError(
-          `${failure?.message ?? 'request failed'}${tried}`,
-          failure?.hint,
-          failure?.retryable === false,
-        );
+        throw (failure as TransportFailure).toNetworkError(`${failure?.message}${tried}`);
       }
-      const wait = retryWaitMs(
-        attempt,
-        response?.headers,
-        response?.status,
-        this.#settings.now(),
-        this.#settings.random,
-      );
-      this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${reason}`);
+      const wait = retryWaitMs(attempt, verdict.askedMs, this.#settings.random);
+      this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
       await this.sleep(wait);
     }
   }
 
   /** Opens a streaming GET. The time limit covers connecting and the response head, not the open body. */
   open(req: HttpRequest, signal?: AbortSignal): Promise<StreamResponse> {
-    const started = this.#settings.now();
+    const { clock } = this.#settings;
+    const started = clock.now();
     return new Promise<StreamResponse>((resolve, reject) => {
       const request = this.#start(req, signal, reject, (res) => {
-        clearTimeout(timer);
+        timer.cancel();
         const head = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
-        this.#trace(
-          `${req.method} ${req.url.href} → ${head.status} ${head.statusText} in ${this.#settings.now() - started} ms`,
-        );
+        this.#trace(`${req.method} ${req.url.href} → ${head.status} ${head.statusText} in ${clock.now() - started} ms`);
         if (head.status >= 200 && head.status < 300) {
           resolve({ ...head, stream: res });
           return;
         }
         readBody(res).then((body) => resolve({ ...head, body }), reject);
       });
-      const timer = setTimeout(
-        () => request.destroy(timeoutFailure(req.url, this.#settings.timeoutMs)),
-        this.#settings.timeoutMs,
-      );
-      request.on('close', () => clearTimeout(timer));
+      const timer = this.#timeLimit(request, req.url);
       request.end();
     }).catch((err: unknown) => {
-      if (err instanceof TransportFailure) throw new NetworkError(err.message, err.hint, !err.retryable);
+      if (err instanceof TransportFailure) throw err.toNetworkError();
       throw err;
     });
   }
 
   /** Waits, unless Ctrl-C comes first. */
-  async sleep(ms: number, signal: AbortSignal = this.#settings.interrupt): Promise<void> {
-    try {
-      await delay(ms, undefined, { signal });
-    } catch {
-      if (this.#settings.interrupt.aborted) throw new Interrupted();
-    }
+  async sleep(ms: number): Promise<void> {
+    const { interrupt } = this.#settings;
+    await this.#settings.clock.sleep(ms, interrupt);
+    if (interrupt.aborted) throw interruption(interrupt);
+  }
+
+  #timeLimit(request: http.ClientRequest, url: URL) {
+    const { timeoutMs, clock } = this.#settings;
+    const timer = clock.setTimeout(() => request.destroy(timeoutFailure(url, timeoutMs)), timeoutMs);
+    request.on('close', () => timer.cancel());
+    return timer;
   }
 
   #exchange(req: HttpRequest): Promise<Omit<HttpResponse, 'retries'>> {
@@ -206,11 +198,7 @@ export class HttpClient {
             reject(err instanceof TransportFailure ? err : describeFailure(err as NodeJS.ErrnoException, req.url)),
         );
       });
-      const timer = setTimeout(
-        () => request.destroy(timeoutFailure(req.url, this.#settings.timeoutMs)),
-        this.#settings.timeoutMs,
-      );
-      request.on('close', () => clearTimeout(timer));
+      this.#timeLimit(request, req.url);
       request.end(req.body);
     });
   }
@@ -231,7 +219,7 @@ export class HttpClient {
       onResponse,
     );
     request.on('error', (err: NodeJS.ErrnoException) => {
-      if (this.#settings.interrupt.aborted) reject(new Interrupted());
+      if (this.#settings.interrupt.aborted) reject(interruption(this.#settings.interrupt));
       else if (err instanceof TransportFailure) reject(err);
       else if (err.name === 'AbortError') reject(err);
       else reject(describeFailure(err, req.url));
@@ -244,7 +232,7 @@ export class HttpClient {
     const body = req.traceBody ? ` (${req.traceBody})` : '';
     const limits = rateLimitSummary(res.headers);
     this.#trace(
-      `${req.method} ${req.url.href}${body} → ${res.status} ${res.statusText} in ${this.#settings.now() - started} ms${limits ? `, ${limits}` : ''}`,
+      `${req.method} ${req.url.href}${body} → ${res.status} ${res.statusText} in ${this.#settings.clock.now() - started} ms${limits ? `, ${limits}` : ''}`,
     );
   }
 
@@ -254,7 +242,7 @@ export class HttpClient {
 }
 
 function timeoutFailure(url: URL, ms: number): TransportFailure {
-  return new TransportFailure(`no answer from ${url.host} within ${ms / 1000}s`, 'TIMEOUT', 'raise --timeout');
+  return new TransportFailure(`no answer from ${url.host} within ${ms / 1000}s`, 'TIMEOUT');
 }
 
 function checkPayloadSize(req: HttpRequest): void {
@@ -262,24 +250,6 @@ function checkPayloadSize(req: HttpRequest): void {
   if (size > MAX_PAYLOAD_BYTES) {
     throw new UsageError(`the request would be ${size} bytes; the service accepts at most 1 MB`);
   }
-}
-
-function retryReason(
-  policy: RetryPolicy,
-  res: HttpResponse | undefined,
-  failure: TransportFailure | undefined,
-): string | undefined {
-  if (failure) {
-    if (!failure.retryable) return undefined;
-    if (failure.code === 'TIMEOUT' && policy === 'delete') return undefined;
-    if (policy === 'delete' && failure.code !== 'ECONNREFUSED') return undefined;
-    return failure.message;
-  }
-  if (!res) return undefined;
-  if (res.status === 429) return '429 rate limited';
-  if (policy === 'delete') return undefined;
-  if (res.status >= 500 || (res.status === 408 && policy === 'read')) return `${res.status} ${res.statusText}`;
-  return undefined;
 }
 
 function readBody(res: IncomingMessage): Promise<string> {

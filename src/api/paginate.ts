@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NetworkError } from '../errors.js';
+import { numberHeader } from './headers.js';
 
 /** One page of a list, with the response headers (for the rate-limit state). */
 export interface Page<T> {
@@ -127,13 +128,6 @@ export function nextWindow(current: number, concurrency: number, headers: Incomi
   const lowWater = Math.max(concurrency, limit === undefined ? 0 : Math.ceil(limit / 10));
   if (remaining <= lowWater) return 1;
   return Math.min(concurrency, current + 1);
-}
-
-function numberHeader(headers: IncomingHttpHeaders, name: string): number | undefined {
-  const raw = headers[name];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
-  return Number(value.trim());
 }
 
 /**

@@ -1,9 +1,8 @@
-import type { Command } from 'commander';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
 import { cell } from '../render/table-model.js';
-import type { Runtime } from '../runtime.js';
-import { action, examples, type Session } from '../session.js';
 
-export function registerAuthCommands(program: Command, session: Session): void {
+export function registerAuthCommands(program: SvcadmCommand, host: Host): void {
   const auth = program.command('auth').description('access tokens for the active credentials');
   auth
     .command('token')
@@ -14,22 +13,22 @@ export function registerAuthCommands(program: Command, session: Session): void {
         'curl -H "Authorization: Bearer $(svcadm auth token)" https://tenant.example.com/api/v2/users/abc/permissions',
       ),
     )
-    .action(action(session, (rt) => runAuthToken(rt)));
+    .action(host.action((inv) => runAuthToken(inv)));
   auth
     .command('status')
     .description('show the tenant, client, token expiry and granted scopes')
     .addHelpText('after', examples('svcadm auth status', 'svcadm auth status -o json | jq -r ".scopes[]"'))
-    .action(action(session, (rt) => runAuthStatus(rt)));
+    .action(host.action((inv) => runAuthStatus(inv)));
 }
 
-export async function runAuthToken(rt: Runtime): Promise<void> {
-  const token = await rt.api().tokens.current();
-  await rt.write(`${token.accessToken}\n`);
+export async function runAuthToken(inv: Invocation): Promise<void> {
+  const token = await inv.services.tokens().current();
+  await inv.io.write(`${token.accessToken}\n`);
 }
 
-export async function runAuthStatus(rt: Runtime): Promise<void> {
-  const creds = rt.credentials();
-  const token = await rt.api().tokens.current();
+export async function runAuthStatus(inv: Invocation): Promise<void> {
+  const creds = inv.services.credentials();
+  const token = await inv.services.tokens().current();
   const status = {
     tenant: creds.origin,
     profile: creds.profileName ?? null,
@@ -40,8 +39,9 @@ export async function runAuthStatus(rt: Runtime): Promise<void> {
     expires_at: token.expiresAt === undefined ? null : new Date(token.expiresAt).toISOString(),
     scopes: token.scopes,
   };
-  const minutes = token.expiresAt === undefined ? undefined : Math.round((token.expiresAt - rt.ctx.now()) / 60_000);
-  await rt.print(status, () => ({
+  const minutes =
+    token.expiresAt === undefined ? undefined : Math.round((token.expiresAt - inv.ctx.clock.now()) / 60_000);
+  await inv.out.one(status, () => ({
     kind: 'detail',
     title: `Authenticated to ${status.tenant}`,
     rows: [

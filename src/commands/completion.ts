@@ -1,15 +1,16 @@
-import { Argument, type Command } from 'commander';
+import { Argument } from 'commander';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host } from '../cli/host.js';
 import { SHELLS, type Shell } from '../completion/shells.js';
-import { configDir } from '../config/paths.js';
 import { readProfiles } from '../config/profile-store.js';
-import type { Context } from '../context.js';
-import { examples, type Session } from '../session.js';
+import { COMPLETION_ENV } from '../help/environment.js';
 
-export function registerCompletionCommands(program: Command, session: Session): void {
+export function registerCompletionCommands(program: SvcadmCommand, host: Host): void {
   program
     .command('completion')
     .description('print the shell completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .environment([COMPLETION_ENV])
     .addHelpText(
       'after',
       examples(
@@ -18,24 +19,27 @@ export function registerCompletionCommands(program: Command, session: Session): 
         'svcadm completion fish > ~/.config/fish/completions/svcadm.fish',
       ),
     )
-    .action(async (shell: Shell, _opts: object, command: Command) => {
-      const root = command.parent ?? command;
-      const { completionScript } = await import('../completion/index.js');
-      session.ctx.io.stdout.write(completionScript(root, shell));
-    });
+    .action(
+      host.action<[Shell], object>(async (inv, [shell]) => {
+        const { completionScript } = await import('../completion/index.js');
+        await inv.io.write(completionScript(program, shell));
+      }),
+    );
 
   // Called by the completion scripts at completion time; must stay cheap (no Ink, HTTP client or conf).
   program
     .command('__complete', { hidden: true })
     .argument('<what>', 'profiles')
-    .action((what: string) => {
-      if (what === 'profiles') session.ctx.io.stdout.write(profileNames(session.ctx));
-    });
+    .action(
+      host.action<[string], object>(async (inv, [what]) => {
+        if (what === 'profiles') await inv.io.write(profileNames(inv.services.configDir));
+      }),
+    );
 }
 
-function profileNames(ctx: Context): string {
+function profileNames(dir: string): string {
   try {
-    const names = Object.keys(readProfiles(configDir(ctx.env)).profiles).sort();
+    const names = Object.keys(readProfiles(dir).profiles).sort();
     return names.map((n) => `${n}\n`).join('');
   } catch {
     return ''; // an unreadable store completes nothing rather than printing an error into the prompt

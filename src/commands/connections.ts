@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Command } from 'commander';
 import { deleteConnectionUser, isUserNotFound } from '../api/endpoints.js';
 import type { DeleteUserResult } from '../api/types.js';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
-import type { Runtime } from '../runtime.js';
-import { action, examples, type Session } from '../session.js';
 import { askLine } from '../util/prompt.js';
 
 /** What the service logs of `X-Correlation-ID`. */
@@ -59,7 +58,7 @@ export function parseDeleteUserOptions(connectionId: string, raw: DeleteUserRaw)
   return { connectionId, email, yes: raw.yes === true, ifExists: raw.ifExists === true, correlationId };
 }
 
-export function registerConnectionsCommands(program: Command, session: Session): void {
+export function registerConnectionsCommands(program: SvcadmCommand, host: Host): void {
   const group = program.command('connections').description('connections of the tenant');
   group
     .command('delete-user')
@@ -81,35 +80,36 @@ export function registerConnectionsCommands(program: Command, session: Session):
       ),
     )
     .action(
-      action<[string], DeleteUserRaw>(session, (rt, [connectionId], opts) =>
-        runDeleteUser(rt, parseDeleteUserOptions(connectionId, opts)),
+      host.action<[string], DeleteUserRaw>((inv, [connectionId], opts) =>
+        runDeleteUser(inv, parseDeleteUserOptions(connectionId, opts)),
       ),
     );
 }
 
-export async function runDeleteUser(rt: Runtime, opts: DeleteUserOptions): Promise<void> {
-  const { io } = rt.ctx;
+export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
+  const { io } = inv;
   if (!opts.yes && io.stdin.isTTY !== true) {
     throw new UsageError('refusing to delete without confirmation: not a terminal', 'pass --yes to delete');
   }
-  const tenant = new URL(rt.credentials().origin).host;
+  const tenant = new URL(inv.services.credentials().origin).host;
   if (!opts.yes) {
     const question = `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
-    const answer = (await askLine(io, question)).trim().toLowerCase();
+    const answer = (await askLine(inv.ctx.io, question)).trim().toLowerCase();
     if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was deleted');
   }
   const correlationId = opts.correlationId ?? randomUUID();
   if (correlationId.length > CORRELATION_ID_LOGGED) {
-    rt.warn(
+    io.warn(
       `the correlation id is ${correlationId.length} characters; the tenant logs only the first ${CORRELATION_ID_LOGGED}: ${correlationId.slice(0, CORRELATION_ID_LOGGED)}`,
     );
   }
   let deleted = true;
   try {
-    await deleteConnectionUser(rt.api(), opts.connectionId, opts.email, correlationId);
+    await deleteConnectionUser(inv.services.api(), opts.connectionId, opts.email, correlationId);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    if (!(opts.ifExists && isUserNotFound(err))) throw withCorrelationHint(err, correlationId);
+    // A failed delete can be found in the logs too.
+    if (!(opts.ifExists && isUserNotFound(err))) throw err.addHint(`correlation id ${correlationId}`);
     deleted = false;
   }
   const result: DeleteUserResult = {
@@ -118,19 +118,9 @@ export async function runDeleteUser(rt: Runtime, opts: DeleteUserOptions): Promi
     email: opts.email,
     correlation_id: correlationId,
   };
-  if (rt.format !== 'table') return rt.print(result, () => ({ kind: 'detail', rows: [] }));
   const who = `${neutralize(opts.email)} ${deleted ? 'from' : 'in'} connection ${neutralize(opts.connectionId)}`;
-  await rt.write(deleted ? `Deleted ${who}\n` : `No change: no user ${who}\n`);
-  rt.notice(`Correlation id: ${correlationId}`);
-}
-
-/** The service's error, with the correlation id in its hint, so a failed delete can be found in the logs too. */
-function withCorrelationHint(err: ApiError, correlationId: string): ApiError {
-  const hint = `${err.hint ? `${err.hint}; ` : ''}correlation id ${correlationId}`;
-  return new ApiError(err.status ?? 0, err.message, {
-    ...(err.code ? { code: err.code } : {}),
-    headers: err.headers,
-    body: err.body,
-    hint,
+  await inv.out.result(result, {
+    text: deleted ? `Deleted ${who}\n` : `No change: no user ${who}\n`,
+    notices: [`Correlation id: ${correlationId}`],
   });
 }

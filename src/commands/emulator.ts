@@ -1,9 +1,7 @@
-import type { Command } from 'commander';
-import type { Context } from '../context.js';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
 import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
 import { UsageError } from '../errors.js';
-import type { GlobalOptions } from '../global-options.js';
-import { examples, type Session } from '../session.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';
 import { shellWord } from '../util/shell-word.js';
 
@@ -77,7 +75,7 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
   return o;
 }
 
-export function registerEmulatorCommand(program: Command, session: Session): void {
+export function registerEmulatorCommand(program: SvcadmCommand, host: Host): void {
   program
     .command('emulator')
     .description('run a local tenant that speaks the interface (seeded data, fault injection)')
@@ -98,6 +96,7 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
     .option('--heartbeat <duration>', 'interval of stream heartbeats (default 15s)')
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--log-requests', 'print one line per request on stderr')
+    .environment([])
     .addHelpText(
       'after',
       examples(
@@ -106,28 +105,19 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
         'svcadm emulator --port 0 --json --control --rate-limit 5 --latency 200',
       ),
     )
-    .action(async (flags: EmulatorFlags, command: Command) => {
-      const globals = command.optsWithGlobals<GlobalOptions>();
-      const json = globals.json === true || globals.output === 'json' || globals.output === 'ndjson';
-      const options = parseEmulatorFlags(flags);
-      await runEmulator(session.ctx, options, {
-        json,
-        quiet: globals.quiet === true,
-        logRequests: flags.logRequests === true,
-      });
-    });
+    .action(
+      host.action<[], EmulatorFlags>((inv, _args, flags) =>
+        runEmulator(inv, parseEmulatorFlags(flags), flags.logRequests === true),
+      ),
+    );
 }
 
 /** Starts the emulator, prints how to use it, and serves until Ctrl-C or SIGTERM. */
-export async function runEmulator(
-  ctx: Context,
-  options: EmulatorOptions,
-  output: { json: boolean; quiet: boolean; logRequests: boolean },
-): Promise<void> {
+export async function runEmulator(inv: Invocation, options: EmulatorOptions, logRequests: boolean): Promise<void> {
   // Loaded here so that no other command pays for the emulator's modules.
   const { startEmulator } = await import('../emulator/server.js');
-  const { stdout, stderr } = ctx.io;
-  if (output.logRequests) options.log = (line) => stderr.write(`${line}\n`);
+  const { ctx, io } = inv;
+  if (logRequests) options.log = (line) => io.stderr.write(`${line}\n`);
   let emulator: RunningEmulator;
   try {
     emulator = await startEmulator(options);
@@ -143,16 +133,16 @@ export async function runEmulator(
     if (err instanceof RangeError) throw new UsageError(err.message);
     throw err;
   }
-  if (output.json) stdout.write(`${JSON.stringify(startLine(emulator, options))}\n`);
-  else stdout.write(humanBanner(emulator, options));
-  if (!output.quiet) stderr.write('svcadm emulator: running; press Ctrl-C to stop\n');
+  // A script reads the start line (-o json); a person gets the banner (the default, whatever the terminal).
+  await inv.out.announce(startLine(emulator, options), humanBanner(emulator, options));
+  io.notice('svcadm emulator: running; press Ctrl-C to stop');
 
   await new Promise<void>((resolve) => {
     if (ctx.interrupt.aborted) return resolve();
     ctx.interrupt.addEventListener('abort', () => resolve(), { once: true });
   });
   await emulator.close();
-  if (!output.quiet) stderr.write('svcadm emulator: stopped\n');
+  io.notice('svcadm emulator: stopped');
 }
 
 function startLine(emulator: RunningEmulator, options: EmulatorOptions): Record<string, unknown> {

@@ -1,14 +1,14 @@
-import { once } from 'node:events';
-import type { Command } from 'commander';
 import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../api/event-types.js';
 import { payloadJson, subscribeEvents, type TailItem } from '../api/events.js';
-import { UsageError } from '../errors.js';
-import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../events/cursor-file.js';
+import { examples, option, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
+import type { Clock } from '../clock.js';
+import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
+import { interruption, UsageError } from '../errors.js';
+import type { LineSink, StreamFormats } from '../io/printer.js';
 import { formatEventLine } from '../render/event-line.js';
-import { escapeJsonText, neutralize } from '../render/sanitize.js';
-import type { TailStatus, TailViewHandle } from '../render/tail-view.js';
-import type { Runtime } from '../runtime.js';
-import { action, examples, type Session } from '../session.js';
+import { neutralize } from '../render/sanitize.js';
+import type { TailStatus } from '../render/tail-view.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
@@ -123,17 +123,26 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function registerEventsCommands(program: Command, session: Session): void {
+export function registerEventsCommands(program: SvcadmCommand, host: Host): void {
   const events = program.command('events').description('the tenant event stream');
   events
     .command('tail')
     .description('follow the event stream (GET /events, Server-Sent Events)')
-    .option('--type <type>', 'only these event types (repeatable, or a comma list)', collect)
+    .addOption(
+      option('--type <type>', 'only these event types (repeatable, or a comma list)')
+        .argParser(collect)
+        .completes({ kind: 'list', values: EVENT_TYPES }),
+    )
     .option('--from <cursor>', 'resume after this cursor (an offset from a previous run)')
     .option('--since <time>', 'start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)')
     .option('--max-events <n>', 'stop after n events')
     .option('--duration <d>', 'stop after this long (e.g. 30s, 5m)')
-    .option('--cursor-file <path>', 'start from the cursor saved here; keep it current as the stream advances')
+    .addOption(
+      option(
+        '--cursor-file <path>',
+        'start from the cursor saved here; keep it current as the stream advances',
+      ).completes({ kind: 'file' }),
+    )
     .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
     .addHelpText('after', `\nEvent types:\n${typeList()}`)
     .addHelpText(
@@ -145,88 +154,53 @@ export function registerEventsCommands(program: Command, session: Session): void
       ),
     )
     .action(
-      action<[], RawTailOptions>(session, async (rt, _args, raw) => {
-        const opts = parseTailOptions(raw, rt.ctx.now());
-        const interrupted = await runEventsTail(rt, opts);
-        if (interrupted) session.exitCode = 130;
-      }),
+      host.action<[], RawTailOptions>((inv, _args, raw) =>
+        runEventsTail(inv, parseTailOptions(raw, inv.ctx.clock.now())),
+      ),
     );
-}
-
-/** Where the events go: NDJSON, plain lines (a table off a terminal), or the live view. */
-interface Sink {
-  line(item: EventItem): string;
-  write(text: string): Promise<void> | undefined;
-  /** A line on stderr; `always` ignores --quiet. */
-  notice(text: string, always?: boolean): void;
-  status?(status: TailStatus): void;
-  close(): void;
-}
-
-async function openSink(rt: Runtime, initial: TailStatus): Promise<Sink> {
-  const { stdout } = rt.ctx.io;
-  if (rt.format !== 'table') {
-    return {
-      line: (item) => `${payloadJson(item.type, item.data)}\n`,
-      write: (text) => rt.write(escapeJsonText(text)),
-      notice: (text, always) => (always ? rt.ctx.io.stderr.write(`${text}\n`) : rt.notice(text)),
-      close: () => {},
-    };
-  }
-  const color = rt.colorOut;
-  const width = () => stdout.columns ?? 100;
-  if (!stdout.isTTY) {
-    return {
-      line: (item) => `${formatEventLine(item.payload(), color, Number.POSITIVE_INFINITY)}\n`,
-      write: (text) => rt.write(text),
-      notice: (text, always) => (always ? rt.ctx.io.stderr.write(`${text}\n`) : rt.notice(text)),
-      close: () => {},
-    };
-  }
-  const { startTailView } = await import('../render/tail-view.js');
-  const view: TailViewHandle = startTailView(rt.ctx.io, initial, color);
-  return {
-    line: (item) => `${formatEventLine(item.payload(), color, width())}\n`,
-    write: async (text) => {
-      view.writeLines(text);
-      if (stdout.writableNeedDrain) await once(stdout, 'drain');
-    },
-    notice: (text, always) => {
-      if (always || !rt.quiet) view.notice(`${text}\n`);
-    },
-    status: (status) => view.update(status),
-    close: () => view.close(),
-  };
 }
 
 type EventItem = Extract<TailItem, { kind: 'event' }>;
 
+/** How an event is printed: its payload spliced as NDJSON, one line of text, or the live view. */
+function eventFormats(clock: Clock): StreamFormats<EventItem, TailStatus> {
+  return {
+    json: (item) => payloadJson(item.type, item.data),
+    line: (item, color, width) => formatEventLine(item.payload(), color, width),
+    live: async (io, initial, color) => {
+      const { tailScreenSink } = await import('../io/tail-screen.js');
+      return tailScreenSink(io, initial, color, clock);
+    },
+  };
+}
+
 const RATE_WINDOW_MS = 5000;
 
-/** Runs the tail until it is stopped; resolves true when Ctrl-C stopped it. */
-export async function runEventsTail(rt: Runtime, opts: TailOptions): Promise<boolean> {
-  const { ctx } = rt;
+/** Runs the tail until it is stopped; a stop by a signal ends with the count and how to resume. */
+export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise<void> {
+  const { ctx } = inv;
+  const { clock } = ctx;
   keepYoungGenerationSmall();
-  const started = ctx.now();
+  const started = clock.now();
   const start =
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
-  const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, ctx.now) : undefined;
-  const api = rt.api();
+  const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
+  const api = inv.services.api();
   const status: TailStatus = { state: 'connecting', attempt: 0, types: opts.types, seen: 0, rate: 0, cursor: start };
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
-  const timer = opts.durationMs === undefined ? undefined : setTimeout(() => stop.abort(), opts.durationMs);
+  const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
   const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
-  const sink = await openSink(rt, status);
+  const { sink, line } = await inv.out.stream(eventFormats(clock), status);
   const refresh = () => {
-    const now = ctx.now();
+    const now = clock.now();
     samples.push([now, status.seen]);
     while (samples.length > 2 && (samples[0]?.[0] ?? now) < now - RATE_WINDOW_MS) samples.shift();
     const [t0, n0] = samples[0] ?? [now, 0];
     status.rate = now > t0 ? ((status.seen - n0) * 1000) / (now - t0) : 0;
     sink.status?.({ ...status });
   };
-  const ticker = sink.status ? setInterval(refresh, 1000) : undefined;
+  const ticker = sink.status ? clock.setInterval(refresh, 1000) : undefined;
   let cursor = start;
   let seen = 0;
   try {
@@ -237,9 +211,8 @@ export async function runEventsTail(rt: Runtime, opts: TailOptions): Promise<boo
       fromTimestamp: opts.fromTimestamp,
       maxReconnects: opts.maxReconnects,
       signal,
-      now: ctx.now,
+      clock,
       random: ctx.random,
-      sleep: (ms, s) => api.http.sleep(ms, s),
     });
     for await (const batch of subscription) {
       let out = '';
@@ -247,7 +220,7 @@ export async function runEventsTail(rt: Runtime, opts: TailOptions): Promise<boo
       const before = cursor;
       for (const item of batch) {
         if (item.kind === 'event') {
-          out += sink.line(item);
+          out += line(item);
           seen++;
           if (item.offset !== undefined) cursor = item.offset;
           if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
@@ -265,25 +238,29 @@ export async function runEventsTail(rt: Runtime, opts: TailOptions): Promise<boo
       if (full) break;
     }
   } finally {
-    if (timer) clearTimeout(timer);
-    if (ticker) clearInterval(ticker);
+    timer?.cancel();
+    ticker?.cancel();
     if (sink.status) refresh();
     sink.close();
     await cursorFile?.flush();
   }
-  if (!ctx.interrupt.aborted) return false;
+  if (!ctx.interrupt.aborted) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
   const filters = opts.types.length > 0 ? ` --type ${opts.types.join(',')}` : '';
-  ctx.io.stderr.write(`svcadm: interrupted after ${count}\n`);
+  inv.io.stderr.write(`svcadm: interrupted after ${count}\n`);
   const resume =
     cursor !== undefined
       ? `--from ${cursor}`
       : `--since ${opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`}`;
-  ctx.io.stderr.write(`resume with: svcadm events tail ${resume}${filters}\n`);
-  return true;
+  inv.io.stderr.write(`resume with: svcadm events tail ${resume}${filters}\n`);
+  throw interruption(ctx.interrupt, true);
 }
 
-function report(item: Exclude<TailItem, { kind: 'event' | 'cursor' }>, sink: Sink, status: TailStatus): void {
+function report(
+  item: Exclude<TailItem, { kind: 'event' | 'cursor' }>,
+  sink: LineSink<TailStatus>,
+  status: TailStatus,
+): void {
   switch (item.kind) {
     case 'connected':
       status.state = 'connected';

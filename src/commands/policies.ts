@@ -1,10 +1,9 @@
-import type { Command } from 'commander';
 import { getRateLimitPolicy } from '../api/endpoints.js';
 import type { RateLimitPolicy } from '../api/types.js';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
 import { cell, type DetailTable } from '../render/table-model.js';
-import type { Runtime } from '../runtime.js';
-import { action, examples, type Session } from '../session.js';
 
 export const POLICY_ID_MAX = 26;
 
@@ -15,7 +14,7 @@ export function parsePolicyId(id: string): string {
   return id;
 }
 
-export function registerPoliciesCommands(program: Command, session: Session): void {
+export function registerPoliciesCommands(program: SvcadmCommand, host: Host): void {
   const policies = program.command('policies').description('rate limit policies');
   policies
     .command('get')
@@ -25,12 +24,12 @@ export function registerPoliciesCommands(program: Command, session: Session): vo
       'after',
       examples('svcadm policies get rlp_01HZX3', 'svcadm policies get rlp_01HZX3 -o json | jq .configuration'),
     )
-    .action(action<[string], object>(session, (rt, [id]) => runPoliciesGet(rt, parsePolicyId(id))));
+    .action(host.action<[string], object>((inv, [id]) => runPoliciesGet(inv, parsePolicyId(id))));
 }
 
-export async function runPoliciesGet(rt: Runtime, id: string): Promise<void> {
-  const { data } = await getRateLimitPolicy(rt.api(), id);
-  await rt.print(data, () => policyTable(data));
+export async function runPoliciesGet(inv: Invocation, id: string): Promise<void> {
+  const { data } = await getRateLimitPolicy(inv.services.api(), id);
+  await inv.out.one(data, () => policyTable(data));
 }
 
 export function policyTable(policy: RateLimitPolicy): DetailTable {

@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
-import { ClientCredentialsTokens } from '../api/auth.js';
-import { configDir } from '../config/paths.js';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
 import {
   deleteProfile,
   type Profile,
@@ -11,9 +10,8 @@ import {
 } from '../config/profile-store.js';
 import { parseOrigin } from '../config/tenant.js';
 import { UsageError } from '../errors.js';
+import { COLOUR_ENV, PROFILE_ENV, STORE_ENV } from '../help/environment.js';
 import { cell, type TableSpec } from '../render/table-model.js';
-import type { Runtime } from '../runtime.js';
-import { action, examples, type Session } from '../session.js';
 import { askHidden, readAllStdin } from '../util/prompt.js';
 
 interface AddOptions {
@@ -22,7 +20,7 @@ interface AddOptions {
   use?: boolean;
 }
 
-export function registerProfilesCommands(program: Command, session: Session): void {
+export function registerProfilesCommands(program: SvcadmCommand, host: Host): void {
   const profiles = program.command('profiles').description('saved tenants and client credentials');
 
   profiles
@@ -32,6 +30,7 @@ export function registerProfilesCommands(program: Command, session: Session): vo
     .option('--client-secret-stdin', 'read the client secret from standard input')
     .option('--no-verify', 'save without requesting a token')
     .option('--use', 'make it the current profile')
+    .environment([STORE_ENV, COLOUR_ENV])
     .addHelpText(
       'after',
       `\nUses the global --domain, --client-id, --client-secret, --auth-url and --audience options.\nWithout a secret, it is asked for (hidden) on a terminal.${examples(
@@ -39,43 +38,50 @@ export function registerProfilesCommands(program: Command, session: Session): vo
         'printf %s "$SECRET" | svcadm profiles add ci --domain tenant.example.com --client-id abc123 --client-secret-stdin',
       )}`,
     )
-    .action(action<[string], AddOptions>(session, (rt, [name], opts) => runProfilesAdd(rt, name, opts)));
+    .action(host.action<[string], AddOptions>((inv, [name], opts) => runProfilesAdd(inv, name, opts)));
 
   profiles
     .command('list')
     .description('list saved profiles')
+    .environment([STORE_ENV, COLOUR_ENV])
     .addHelpText('after', examples('svcadm profiles list', 'svcadm profiles list -o json | jq -r ".[].name"'))
-    .action(action(session, (rt) => runProfilesList(rt)));
+    .action(host.action((inv) => runProfilesList(inv)));
 
   profiles
     .command('use')
     .description('make a profile the current one')
     .argument('<name>', 'profile name')
+    .completesArgument({ kind: 'profiles' })
+    .environment([STORE_ENV])
     .addHelpText('after', examples('svcadm profiles use staging'))
-    .action(action<[string], object>(session, (rt, [name]) => runProfilesUse(rt, name)));
+    .action(host.action<[string], object>((inv, [name]) => runProfilesUse(inv, name)));
 
   profiles
     .command('show')
     .description('show a profile (the current one by default); the secret is never shown')
     .argument('[name]', 'profile name')
+    .completesArgument({ kind: 'profiles' })
+    .environment([PROFILE_ENV, STORE_ENV, COLOUR_ENV])
     .addHelpText('after', examples('svcadm profiles show', 'svcadm profiles show prod -o json'))
-    .action(action<[string | undefined], object>(session, (rt, [name]) => runProfilesShow(rt, name)));
+    .action(host.action<[string | undefined], object>((inv, [name]) => runProfilesShow(inv, name)));
 
   profiles
     .command('remove')
     .description('delete a saved profile and its secret')
     .argument('<name>', 'profile name')
+    .completesArgument({ kind: 'profiles' })
+    .environment([STORE_ENV])
     .addHelpText('after', examples('svcadm profiles remove old-tenant'))
-    .action(action<[string], object>(session, (rt, [name]) => runProfilesRemove(rt, name)));
+    .action(host.action<[string], object>((inv, [name]) => runProfilesRemove(inv, name)));
 }
 
-async function readSecret(rt: Runtime, opts: AddOptions): Promise<string> {
-  const { io } = rt.ctx;
-  const flag = rt.options.clientSecret;
+async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
+  const { io } = inv.ctx;
+  const flag = inv.globals.credentials.clientSecret;
   if (flag !== undefined && opts.clientSecretStdin)
     throw new UsageError('give --client-secret or --client-secret-stdin, not both');
   if (flag !== undefined) {
-    rt.warn('--client-secret leaks into shell history and the process list; prefer --client-secret-stdin');
+    inv.io.warn('--client-secret leaks into shell history and the process list; prefer --client-secret-stdin');
     return flag;
   }
   if (opts.clientSecretStdin) return readAllStdin(io);
@@ -86,14 +92,14 @@ async function readSecret(rt: Runtime, opts: AddOptions): Promise<string> {
   );
 }
 
-export async function runProfilesAdd(rt: Runtime, rawName: string, opts: AddOptions): Promise<void> {
+export async function runProfilesAdd(inv: Invocation, rawName: string, opts: AddOptions): Promise<void> {
   const name = validateProfileName(rawName);
-  const { domain, clientId, authUrl, audience } = rt.options;
+  const { domain, clientId, authUrl, audience } = inv.globals.credentials;
   if (domain === undefined) throw new UsageError('profiles add needs --domain');
   if (clientId === undefined || clientId.trim() === '') throw new UsageError('profiles add needs --client-id');
   const origin = parseOrigin(domain);
   const authOrigin = authUrl === undefined ? undefined : parseOrigin(authUrl, '--auth-url');
-  const secret = await readSecret(rt, opts);
+  const secret = await readSecret(inv, opts);
   if (secret.trim() === '') throw new UsageError('the client secret is empty');
   const profile: Profile = {
     domain: origin,
@@ -102,25 +108,22 @@ export async function runProfilesAdd(rt: Runtime, rawName: string, opts: AddOpti
     ...(authOrigin ? { authUrl: authOrigin } : {}),
     ...(audience ? { audience } : {}),
   };
+  const dir = inv.services.configDir;
   if (opts.verify) {
-    const tokens = new ClientCredentialsTokens(
-      rt.http(),
-      {
-        kind: 'client',
-        clientId: profile.clientId,
-        clientSecret: secret,
-        tokenUrl: `${authOrigin ?? origin}/oauth/token/`,
-        audience: audience ?? `${origin}/api/v2/`,
-      },
-      rt.configDir,
-    );
+    const tokens = inv.services.clientTokens({
+      kind: 'client',
+      clientId: profile.clientId,
+      clientSecret: secret,
+      tokenUrl: `${authOrigin ?? origin}/oauth/token/`,
+      audience: audience ?? `${origin}/api/v2/`,
+    });
     const token = await tokens.current();
-    rt.notice(`Verified: the token service issued a token with ${token.scopes.length} scope(s).`);
+    inv.io.notice(`Verified: the token service issued a token with ${token.scopes.length} scope(s).`);
   }
-  const before = readProfiles(rt.configDir);
-  await saveProfile(rt.configDir, name, profile, opts.use === true);
-  const current = readProfiles(rt.configDir).current === name;
-  rt.notice(
+  const before = readProfiles(dir);
+  await saveProfile(dir, name, profile, opts.use === true);
+  const current = readProfiles(dir).current === name;
+  inv.io.notice(
     `${before.profiles[name] ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
   );
 }
@@ -137,25 +140,23 @@ function profileSummary(name: string, profile: Profile, current: string | undefi
   };
 }
 
-export async function runProfilesList(rt: Runtime): Promise<void> {
-  const store = readProfiles(configDir(rt.ctx.env));
+export async function runProfilesList(inv: Invocation): Promise<void> {
+  const store = readProfiles(inv.services.configDir);
   const rows = Object.entries(store.profiles).map(([name, p]) => profileSummary(name, p, store.current));
-  if (rows.length === 0 && rt.format === 'table') {
-    rt.notice('No profiles yet: add one with `svcadm profiles add <name> --domain <tenant> --client-id <id>`.');
-    return;
-  }
-  await rt.print(
+  await inv.out.page(
+    rows,
     rows,
     (): TableSpec => ({
       kind: 'list',
       columns: ['current', 'name', 'domain', 'client id'],
       rows: rows.map((r) => [cell(r.current ? '*' : ' '), cell(r.name), cell(r.domain), cell(r.client_id)]),
     }),
+    { empty: 'No profiles yet: add one with `svcadm profiles add <name> --domain <tenant> --client-id <id>`.' },
   );
 }
 
-function requireProfile(rt: Runtime, name: string): Profile {
-  const store = readProfiles(rt.configDir);
+function requireProfile(inv: Invocation, name: string): Profile {
+  const store = readProfiles(inv.services.configDir);
   const profile = store.profiles[name];
   if (!profile) {
     const known = Object.keys(store.profiles);
@@ -167,19 +168,19 @@ function requireProfile(rt: Runtime, name: string): Profile {
   return profile;
 }
 
-export async function runProfilesUse(rt: Runtime, name: string): Promise<void> {
-  requireProfile(rt, name);
-  await setCurrentProfile(rt.configDir, name);
-  rt.notice(`Now using profile '${name}'.`);
+export async function runProfilesUse(inv: Invocation, name: string): Promise<void> {
+  requireProfile(inv, name);
+  await setCurrentProfile(inv.services.configDir, name);
+  inv.io.notice(`Now using profile '${name}'.`);
 }
 
-export async function runProfilesShow(rt: Runtime, name: string | undefined): Promise<void> {
-  const store = readProfiles(rt.configDir);
-  const chosen = name ?? rt.options.profile ?? rt.ctx.env.SVCADM_PROFILE ?? store.current;
+export async function runProfilesShow(inv: Invocation, name: string | undefined): Promise<void> {
+  const store = readProfiles(inv.services.configDir);
+  const chosen = name ?? inv.globals.credentials.profile ?? inv.ctx.env.SVCADM_PROFILE ?? store.current;
   if (chosen === undefined)
     throw new UsageError('no current profile', 'add one with `svcadm profiles add`, or name one');
-  const summary = profileSummary(chosen, requireProfile(rt, chosen), store.current);
-  await rt.print(summary, () => ({
+  const summary = profileSummary(chosen, requireProfile(inv, chosen), store.current);
+  await inv.out.one(summary, () => ({
     kind: 'detail',
     title: `Profile ${summary.name}${summary.current ? ' (current)' : ''}`,
     rows: [
@@ -192,8 +193,8 @@ export async function runProfilesShow(rt: Runtime, name: string | undefined): Pr
   }));
 }
 
-export async function runProfilesRemove(rt: Runtime, name: string): Promise<void> {
-  requireProfile(rt, name);
-  const current = await deleteProfile(rt.configDir, name);
-  rt.notice(`Removed profile '${name}'.${current === undefined ? ' No profile is current now.' : ''}`);
+export async function runProfilesRemove(inv: Invocation, name: string): Promise<void> {
+  requireProfile(inv, name);
+  const current = await deleteProfile(inv.services.configDir, name);
+  inv.io.notice(`Removed profile '${name}'.${current === undefined ? ' No profile is current now.' : ''}`);
 }

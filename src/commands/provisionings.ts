@@ -1,20 +1,17 @@
-import type { Command } from 'commander';
 import { listDirectoryProvisionings } from '../api/endpoints.js';
-import { checkpointPages, deduplicator } from '../api/paginate.js';
+import { directoryProvisioningPages, PROVISIONINGS_PAGE_MAX } from '../api/pagers.js';
 import type { DirectoryProvisioning } from '../api/types.js';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
-import { listWriter } from '../render/list-writer.js';
-import { fetchedText, progressLine } from '../render/progress.js';
 import { neutralize } from '../render/sanitize.js';
 import { cell, type ListTable, type Tone } from '../render/table-model.js';
-import type { Runtime } from '../runtime.js';
-import { action, examples, type Session } from '../session.js';
 import { parseIntegerOption } from '../util/duration.js';
 import { shellWord } from '../util/shell-word.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 export const TAKE_MIN = 1;
-export const TAKE_MAX = 100;
+export const TAKE_MAX = PROVISIONINGS_PAGE_MAX;
 
 export interface ProvisioningsListRaw {
   from?: string;
@@ -41,7 +38,7 @@ export function parseProvisioningsListOptions(raw: ProvisioningsListRaw): Provis
   return { from: raw.from, take, all };
 }
 
-export function registerProvisioningsCommands(program: Command, session: Session): void {
+export function registerProvisioningsCommands(program: SvcadmCommand, host: Host): void {
   const group = program.command('provisionings').description('directory provisioning configurations');
   group
     .command('list')
@@ -58,47 +55,26 @@ export function registerProvisioningsCommands(program: Command, session: Session
       ),
     )
     .action(
-      action<[], ProvisioningsListRaw>(session, (rt, _args, opts) =>
-        runProvisioningsList(rt, parseProvisioningsListOptions(opts)),
+      host.action<[], ProvisioningsListRaw>((inv, _args, opts) =>
+        runProvisioningsList(inv, parseProvisioningsListOptions(opts)),
       ),
     );
 }
 
-export async function runProvisioningsList(rt: Runtime, opts: ProvisioningsListOptions): Promise<void> {
+export async function runProvisioningsList(inv: Invocation, opts: ProvisioningsListOptions): Promise<void> {
+  const api = inv.services.api();
   if (opts.all) {
     keepYoungGenerationSmall();
-    return listAll(rt, opts.take ?? TAKE_MAX);
+    return inv.out.all(directoryProvisioningPages(api, { take: opts.take }), provisioningsTable);
   }
-  const { data } = await listDirectoryProvisionings(rt.api(), { from: opts.from, take: opts.take });
-  await rt.print(rt.format === 'ndjson' ? data.directory_provisionings : data, () =>
-    provisioningsTable(data.directory_provisionings),
-  );
-  if (rt.format === 'table' && data.next) {
-    const take = opts.take === undefined ? '' : ` --take ${opts.take}`;
-    rt.notice(`Next page: svcadm provisionings list --from ${shellWord(neutralize(data.next))}${take}`);
-  }
-}
-
-async function listAll(rt: Runtime, take: number): Promise<void> {
-  const api = rt.api();
-  const out = listWriter<DirectoryProvisioning>(rt, provisioningsTable);
-  const unique = deduplicator<DirectoryProvisioning>((p) => p.connection_id ?? JSON.stringify(p));
-  const progress = progressLine(rt);
-  let fetched = 0;
-  try {
-    const pages = checkpointPages(async (from) => {
-      const { data, headers } = await listDirectoryProvisionings(api, { from, take });
-      return { items: data.directory_provisionings, headers, next: data.next ?? undefined };
-    });
-    for await (const page of pages) {
-      fetched += page.items.length;
-      progress.update(fetchedText(fetched));
-      await out.add(unique(page.items));
-    }
-  } finally {
-    progress.done();
-  }
-  await out.end();
+  const { data } = await listDirectoryProvisionings(api, { from: opts.from, take: opts.take });
+  await inv.out.page(data, data.directory_provisionings, provisioningsTable, {
+    next: () => {
+      if (!data.next) return undefined;
+      const take = opts.take === undefined ? '' : ` --take ${opts.take}`;
+      return `Next page: svcadm provisionings list --from ${shellWord(neutralize(data.next))}${take}`;
+    },
+  });
 }
 
 const STATUS_TONE: Record<string, Tone> = { success: 'green', failed: 'red' };

@@ -1,20 +1,17 @@
-import type { Command } from 'commander';
 import { listUserPermissions, permissionItems } from '../api/endpoints.js';
-import { deduplicator, orderedPages } from '../api/paginate.js';
+import { PERMISSIONS_PAGE_MAX, userPermissionPages } from '../api/pagers.js';
 import type { PermissionSource, UserPermission } from '../api/types.js';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
-import { listWriter } from '../render/list-writer.js';
-import { fetchedText, progressLine } from '../render/progress.js';
 import { neutralize } from '../render/sanitize.js';
 import { cell, type ListTable } from '../render/table-model.js';
-import type { Runtime } from '../runtime.js';
-import { action, examples, type Session } from '../session.js';
 import { parseIntegerOption } from '../util/duration.js';
 import { shellWord } from '../util/shell-word.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 export const PER_PAGE_MIN = 1;
-export const PER_PAGE_MAX = 100;
+export const PER_PAGE_MAX = PERMISSIONS_PAGE_MAX;
 export const CONCURRENCY_DEFAULT = 4;
 export const CONCURRENCY_MAX = 16;
 /** The service's default page size is half its maximum: 25 (public cloud) or 50 (private cloud). */
@@ -53,7 +50,7 @@ export function parseUserPermissionsOptions(userId: string, raw: UserPermissions
   return { userId, page, perPage, includeTotals: raw.includeTotals === true, all, concurrency };
 }
 
-export function registerUsersCommands(program: Command, session: Session): void {
+export function registerUsersCommands(program: SvcadmCommand, host: Host): void {
   const group = program.command('users').description('users of the tenant');
   group
     .command('permissions')
@@ -78,32 +75,41 @@ export function registerUsersCommands(program: Command, session: Session): void 
       ),
     )
     .action(
-      action<[string], UserPermissionsRaw>(session, (rt, [userId], opts) =>
-        runUserPermissions(rt, parseUserPermissionsOptions(userId, opts)),
+      host.action<[string], UserPermissionsRaw>((inv, [userId], opts) =>
+        runUserPermissions(inv, parseUserPermissionsOptions(userId, opts)),
       ),
     );
 }
 
-export async function runUserPermissions(rt: Runtime, opts: UserPermissionsOptions): Promise<void> {
+export async function runUserPermissions(inv: Invocation, opts: UserPermissionsOptions): Promise<void> {
+  const api = inv.services.api();
   if (opts.all) {
     keepYoungGenerationSmall();
-    return listAll(rt, opts);
+    const trace = inv.io.trace;
+    const pages = userPermissionPages(api, opts.userId, {
+      perPage: opts.perPage,
+      concurrency: opts.concurrency,
+      ...(trace
+        ? { onWindow: (window: number) => trace(`pagination: ${window} request(s) at once (rate-limit headers)`) }
+        : {}),
+    });
+    return inv.out.all(pages, permissionsTable);
   }
-  const { data } = await listUserPermissions(rt.api(), opts.userId, {
+  const { data } = await listUserPermissions(api, opts.userId, {
     page: opts.page,
     perPage: opts.perPage,
     includeTotals: opts.includeTotals,
   });
   const items = permissionItems(data);
-  await rt.print(rt.format === 'ndjson' ? items : data, () => permissionsTable(items));
-  if (rt.format === 'table' && hasMore(data, items.length, opts)) {
-    const page = opts.page ?? 0;
-    const perPage = opts.perPage === undefined ? '' : ` --per-page ${opts.perPage}`;
-    const totals = opts.includeTotals ? ' --include-totals' : '';
-    rt.notice(
-      `Next page: svcadm users permissions ${shellWord(neutralize(opts.userId))} --page ${page + 1}${perPage}${totals}`,
-    );
-  }
+  await inv.out.page(data, items, permissionsTable, {
+    next: () => {
+      if (!hasMore(data, items.length, opts)) return undefined;
+      const page = opts.page ?? 0;
+      const perPage = opts.perPage === undefined ? '' : ` --per-page ${opts.perPage}`;
+      const totals = opts.includeTotals ? ' --include-totals' : '';
+      return `Next page: svcadm users permissions ${shellWord(neutralize(opts.userId))} --page ${page + 1}${perPage}${totals}`;
+    },
+  });
 }
 
 /** A page shorter than the page size is the last; with totals the count says it exactly. */
@@ -118,50 +124,6 @@ function hasMore(
     return start + count < data.total;
   }
   return opts.perPage === undefined ? DEFAULT_PAGE_SIZES.includes(count) : count >= opts.perPage;
-}
-
-async function listAll(rt: Runtime, opts: UserPermissionsOptions): Promise<void> {
-  const api = rt.api();
-  const perPage = opts.perPage ?? PER_PAGE_MAX;
-  const out = listWriter<UserPermission>(rt, permissionsTable);
-  const unique = deduplicator<UserPermission>(permissionKey);
-  const progress = progressLine(rt);
-  try {
-    // The first page, with the total, tells how many pages to fetch concurrently.
-    const first = await listUserPermissions(api, opts.userId, { page: 0, perPage, includeTotals: true });
-    const firstItems = permissionItems(first.data);
-    const total = Array.isArray(first.data) ? undefined : first.data.total;
-    let fetched = firstItems.length;
-    progress.update(fetchedText(fetched, total));
-    await out.add(unique(firstItems));
-    const pages = orderedPages<UserPermission>({
-      fetchPage: async (page) => {
-        const { data, headers } = await listUserPermissions(api, opts.userId, { page, perPage });
-        return { items: permissionItems(data), headers };
-      },
-      from: 1,
-      // Without a total (the service ignored include_totals), go on page by page only after a full first page.
-      knownEnd: typeof total === 'number' ? Math.ceil(total / perPage) : firstItems.length < perPage ? 1 : undefined,
-      perPage,
-      concurrency: opts.concurrency,
-      previousHeaders: first.headers,
-      onWindow: (window) => rt.trace(`pagination: ${window} request(s) at once (rate-limit headers)`),
-    });
-    for await (const page of pages) {
-      if (page.items.length === 0) continue;
-      fetched += page.items.length;
-      progress.update(fetchedText(fetched, total === undefined ? undefined : Math.max(total, fetched)));
-      await out.add(unique(page.items));
-    }
-  } finally {
-    progress.done();
-  }
-  await out.end();
-}
-
-function permissionKey(p: UserPermission): string {
-  if (p.resource_server_identifier === undefined && p.permission_name === undefined) return JSON.stringify(p);
-  return `${p.resource_server_identifier ?? ''}\u0000${p.permission_name ?? ''}`;
 }
 
 export function permissionsTable(items: readonly UserPermission[]): ListTable {

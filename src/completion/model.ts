@@ -1,15 +1,7 @@
 import { type Command, Help, type Option } from 'commander';
-import { EVENT_TYPES } from '../api/event-types.js';
+import { SvcadmCommand, SvcadmOption, type ValueSpec } from '../cli/command.js';
 
-/** What can be completed where a value is expected. */
-export type ValueSpec =
-  | { kind: 'any' }
-  | { kind: 'choices'; values: readonly string[] }
-  /** Comma-separated list of choices (`--type user.created,user.deleted`). */
-  | { kind: 'list'; values: readonly string[] }
-  /** Profile names, asked of `svcadm __complete profiles` at completion time. */
-  | { kind: 'profiles' }
-  | { kind: 'file' };
+export type { ValueSpec } from '../cli/command.js';
 
 export interface OptionSpec {
   /** `-o`, `--output`: every spelling. */
@@ -36,33 +28,23 @@ export interface CommandSpec {
 /** The hidden command the generated scripts call back into for values only known at completion time. */
 export const DYNAMIC_COMMAND = '__complete';
 
-/** Values commander cannot know: long option name → values. */
-const OPTION_VALUES: Readonly<Record<string, ValueSpec>> = {
-  '--profile': { kind: 'profiles' },
-  '--type': { kind: 'list', values: EVENT_TYPES },
-  '--cursor-file': { kind: 'file' },
-};
-
-/** First positional argument of these commands is a profile name. */
-const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles show', 'profiles remove']);
-
 function optionSpec(option: Option): OptionSpec {
   const names = [option.short, option.long].filter((n): n is string => n !== undefined);
   const takesValue = option.required || option.optional;
   let value: ValueSpec | undefined;
   if (takesValue) {
     value =
-      (option.long ? OPTION_VALUES[option.long] : undefined) ??
+      (option instanceof SvcadmOption ? option.completion : undefined) ??
       (option.argChoices ? { kind: 'choices', values: [...option.argChoices] } : { kind: 'any' });
   }
   return { names, description: option.description, value };
 }
 
-function argumentSpec(command: Command, path: string[]): ValueSpec | undefined {
+function argumentSpec(command: Command): ValueSpec | undefined {
   const first = command.registeredArguments[0];
   if (!first) return undefined;
-  if (PROFILE_ARGUMENT.has(path.join(' '))) return { kind: 'profiles' };
-  return first.argChoices ? { kind: 'choices', values: [...first.argChoices] } : { kind: 'any' };
+  const declared = command instanceof SvcadmCommand ? command.argumentCompletion : undefined;
+  return declared ?? (first.argChoices ? { kind: 'choices', values: [...first.argChoices] } : { kind: 'any' });
 }
 
 function commandSpec(command: Command, path: string[], help: Help, isRoot: boolean): CommandSpec {
@@ -82,7 +64,7 @@ function commandSpec(command: Command, path: string[], help: Help, isRoot: boole
     commands: visible
       .filter((c) => command.commands.includes(c) && !isHelp(c))
       .map((c) => commandSpec(c, [...path, c.name()], help, false)),
-    argument: argumentSpec(command, path),
+    argument: argumentSpec(command),
     helpCommand: visible.some(isHelp),
   };
 }

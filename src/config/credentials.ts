@@ -1,6 +1,6 @@
 import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
-import type { GlobalOptions } from '../global-options.js';
+import type { CredentialFlags } from '../global-options.js';
 import { type Profile, readProfiles } from './profile-store.js';
 import { parseOrigin } from './tenant.js';
 
@@ -22,7 +22,7 @@ const ADD_PROFILE_HINT =
 
 /** Picks the profile a command runs with: -p, SVCADM_PROFILE, else the current one. */
 export function selectProfile(
-  opts: GlobalOptions,
+  opts: CredentialFlags,
   env: Env,
   dir: string,
 ): { name: string | undefined; profile: Profile | undefined } {
@@ -48,7 +48,7 @@ export function selectProfile(
  * A profile's client credentials are used only for that profile's own tenant, so a secret never goes to a domain
  * it was not saved for.
  */
-export function resolveCredentials(opts: GlobalOptions, env: Env, dir: string): Credentials {
+export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string): Credentials {
   const pick = (flag: string | undefined, envName: string): string | undefined => {
     if (flag !== undefined) return flag;
     const value = env[envName];

@@ -1,6 +1,5 @@
-import { Box, render, Text, useStderr, useStdout } from 'ink';
+import { Box, Text, useStderr, useStdout } from 'ink';
 import { useLayoutEffect } from 'react';
-import type { InStream, OutStream } from '../context.js';
 import { neutralize } from './sanitize.js';
 
 export interface TailStatus {
@@ -16,7 +15,7 @@ export interface TailStatus {
   cursor: string | undefined;
 }
 
-type Write = (data: string) => void;
+export type Write = (data: string) => void;
 
 function StatusLine({ status, color }: { status: TailStatus; color: boolean }) {
   const tone = status.state === 'connected' ? 'green' : 'yellow';
@@ -46,7 +45,8 @@ function Bridge({ onReady }: { onReady: (out: Write, err: Write) => void }) {
   return null;
 }
 
-function TailView({
+/** The live view: only the status line is Ink's; event lines are written above it through Ink's own writers. */
+export function TailView({
   status,
   color,
   onReady,
@@ -61,54 +61,4 @@ function TailView({
       <StatusLine status={status} color={color} />
     </>
   );
-}
-
-export interface TailViewHandle {
-  /** Finished event lines: printed once above the status line and then forgotten (memory stays flat). */
-  writeLines(text: string): void;
-  notice(text: string): void;
-  update(status: TailStatus): void;
-  close(): void;
-}
-
-const RERENDER_MS = 100;
-
-/** The live view of `events tail`: only the status line is rendered by Ink; event lines are plain writes above it. */
-export function startTailView(
-  io: { stdout: OutStream; stderr: OutStream; stdin: InStream },
-  initial: TailStatus,
-  color: boolean,
-): TailViewHandle {
-  let out: Write = (data) => io.stdout.write(data);
-  let err: Write = (data) => io.stderr.write(data);
-  const onReady = (o: Write, e: Write) => {
-    out = o;
-    err = e;
-  };
-  let status = initial;
-  let timer: NodeJS.Timeout | undefined;
-  const instance = render(<TailView status={status} color={color} onReady={onReady} />, {
-    stdout: io.stdout as NodeJS.WriteStream,
-    stderr: io.stderr as NodeJS.WriteStream,
-    stdin: io.stdin as NodeJS.ReadStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
-  const flush = () => {
-    timer = undefined;
-    instance.rerender(<TailView status={status} color={color} onReady={onReady} />);
-  };
-  return {
-    writeLines: (text) => out(text),
-    notice: (text) => err(text),
-    update(next) {
-      status = next;
-      timer ??= setTimeout(flush, RERENDER_MS);
-    },
-    close() {
-      if (timer) clearTimeout(timer);
-      flush();
-      instance.unmount();
-    },
-  };
 }

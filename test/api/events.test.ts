@@ -3,17 +3,13 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildUrl } from '../../src/api/client.js';
 import { EVENT_TYPES, suggestEventTypes } from '../../src/api/event-types.js';
-import {
-  type EventsApi,
-  payloadJson,
-  payloadOf,
-  reconnectDelayMs,
-  subscribeEvents,
-  type TailItem,
-} from '../../src/api/events.js';
+import { type EventsApi, payloadJson, payloadOf, subscribeEvents, type TailItem } from '../../src/api/events.js';
 import type { StreamResponse } from '../../src/api/http.js';
+import { reconnectDelayMs } from '../../src/api/retry.js';
+import { hintFor } from '../../src/cli/hints.js';
 import { parseEventTypes, parseSince } from '../../src/commands/events.js';
-import { AuthError, CliError } from '../../src/errors.js';
+import { AuthError, CliError, exitCodeFor } from '../../src/errors.js';
+import { VirtualClock } from '../helpers/clock.js';
 
 describe('event types', () => {
   it('lists the 25 types of the spec', () => {
@@ -114,7 +110,7 @@ function fakeApi(
 
 async function collect(api: EventsApi, opts: { maxReconnects?: number; from?: string } = {}) {
   const items: TailItem[] = [];
-  const waits: number[] = [];
+  const clock = new VirtualClock(0);
   let error: unknown;
   try {
     for await (const batch of subscribeEvents({
@@ -123,18 +119,15 @@ async function collect(api: EventsApi, opts: { maxReconnects?: number; from?: st
       from: opts.from,
       maxReconnects: opts.maxReconnects ?? 0,
       signal: new AbortController().signal,
-      now: () => 0,
+      clock,
       random: () => 0,
-      sleep: async (ms) => {
-        waits.push(ms);
-      },
     })) {
       items.push(...batch);
     }
   } catch (err) {
     error = err;
   }
-  return { items, waits, error };
+  return { items, waits: clock.sleeps, error };
 }
 
 const msg = (id: string, event: string, data: string) => `id: ${id}\nevent: ${event}\ndata: ${data}\n\n`;
@@ -165,7 +158,7 @@ describe('subscribeEvents', () => {
     expect(api.calls[1]?.headers['last-event-id']).toBe('o2');
     expect(waits).toEqual([50, 50]);
     expect(error).toBeInstanceOf(CliError);
-    expect((error as CliError).exitCode).toBe(7);
+    expect(exitCodeFor(error)).toBe(7);
   });
 
   it('reconnects after a transient error message from its offset, stops on a fatal one', async () => {
@@ -182,8 +175,8 @@ describe('subscribeEvents', () => {
       { kind: 'stream-error', code: 'cursor_expired', message: 'gone', fatal: true },
     ]);
     expect(api.calls[1]?.url.searchParams.get('from')).toBe('b');
-    expect((error as CliError).exitCode).toBe(8);
-    expect((error as CliError).hint).toContain('--since');
+    expect(exitCodeFor(error)).toBe(8);
+    expect(hintFor(error)).toContain('--since');
   });
 
   it('waits at least Retry-After on a 429 and treats 400 as fatal', async () => {
@@ -203,8 +196,8 @@ describe('subscribeEvents', () => {
     ]);
     const { waits, error } = await collect(api, { maxReconnects: 5, from: 'zzz' });
     expect(waits).toEqual([3000]);
-    expect((error as CliError).exitCode).toBe(8);
-    expect((error as CliError).hint).toContain('--from');
+    expect(exitCodeFor(error)).toBe(8);
+    expect(hintFor(error)).toContain('--from');
   });
 
   it('lets an authentication failure through at once', async () => {

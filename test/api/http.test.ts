@@ -1,7 +1,9 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, type HttpSettings } from '../../src/api/http.js';
-import { retryWaitMs } from '../../src/api/retry-wait.js';
+import { classify, retryWaitMs } from '../../src/api/retry.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
+import { VirtualClock } from '../helpers/clock.js';
 import { json, startLoopback, startPlainTcp } from '../helpers/loopback-server.js';
 
 let close: (() => Promise<void>) | undefined;
@@ -14,7 +16,7 @@ function client(overrides: Partial<HttpSettings> = {}, trace: string[] = []) {
   return new HttpClient({
     timeoutMs: 2000,
     maxRetries: 3,
-    now: () => Date.now(),
+    clock: new VirtualClock(),
     random: () => 0,
     interrupt: new AbortController().signal,
     userAgent: 'svcadm-test',
@@ -24,21 +26,28 @@ function client(overrides: Partial<HttpSettings> = {}, trace: string[] = []) {
 }
 
 describe('HttpClient retries', () => {
-  it('retries a GET on 429 and 5xx, then returns the success', async () => {
+  it('retries a GET on 429 and 5xx, then returns the success, waiting what was asked, else backing off', async () => {
     const server = await startLoopback([
-      json(429, { message: 'Global limit has been reached' }, { 'retry-after': '0' }),
+      json(429, { message: 'Global limit has been reached' }, { 'retry-after': '2' }),
       json(503, { message: 'unavailable' }),
       json(200, { ok: true }),
     ]);
     close = server.close;
     const trace: string[] = [];
-    const res = await client({}, trace).request({ method: 'GET', url: new URL(`${server.url}/x`), retry: 'read' });
+    const clock = new VirtualClock();
+    const res = await client({ clock, random: () => 0.5 }, trace).request({
+      method: 'GET',
+      url: new URL(`${server.url}/x`),
+      retry: 'read',
+    });
     expect(res.status).toBe(200);
     expect(res.retries).toBe(2);
     expect(server.requests).toHaveLength(3);
+    // Retry-After: 2 on the 429; full jitter of 250 ms × 2^1 (random 0.5) after the 503.
+    expect(clock.sleeps).toEqual([2000, 250]);
     expect(trace.filter((l) => l.startsWith('retrying'))).toEqual([
-      'retrying in 0 ms (retry 1 of 3): 429 rate limited',
-      'retrying in 0 ms (retry 2 of 3): 503 Service Unavailable',
+      'retrying in 2000 ms (retry 1 of 3): 429 rate limited',
+      'retrying in 250 ms (retry 2 of 3): 503 Service Unavailable',
     ]);
   });
 
@@ -55,7 +64,7 @@ describe('HttpClient retries', () => {
     const server = await startLoopback([json(503, {}), json(401, { error: 'access_denied' }), json(200, {})]);
     close = server.close;
     const http = client();
-    expect((await http.request({ method: 'DELETE', url: new URL(server.url), retry: 'delete' })).status).toBe(503);
+    expect((await http.request({ method: 'DELETE', url: new URL(server.url), retry: 'write' })).status).toBe(503);
     expect((await http.request({ method: 'POST', url: new URL(server.url), body: 'a=b', retry: 'token' })).status).toBe(
       401,
     );
@@ -65,7 +74,7 @@ describe('HttpClient retries', () => {
   it('retries a DELETE on 429', async () => {
     const server = await startLoopback([json(429, {}, { 'retry-after': '0' }), (_r, res) => res.writeHead(204).end()]);
     close = server.close;
-    expect((await client().request({ method: 'DELETE', url: new URL(server.url), retry: 'delete' })).status).toBe(204);
+    expect((await client().request({ method: 'DELETE', url: new URL(server.url), retry: 'write' })).status).toBe(204);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -98,11 +107,21 @@ describe('HttpClient retries', () => {
   });
 
   it('times out a request that gets no answer', async () => {
-    const server = await startLoopback([() => {}]);
+    let arrived: () => void = () => {};
+    const request = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const server = await startLoopback([() => arrived()]);
     close = server.close;
-    const err = await client({ timeoutMs: 100, maxRetries: 0 })
+    const clock = new VirtualClock();
+    const pending = client({ timeoutMs: 100, maxRetries: 0, clock })
       .request({ method: 'GET', url: new URL(server.url), retry: 'read' })
       .catch((e: unknown) => e);
+    await request;
+    clock.advance(99);
+    expect(clock.pendingTimers).toBe(1);
+    clock.advance(1);
+    const err = await pending;
     expect(err).toBeInstanceOf(NetworkError);
     expect((err as Error).message).toMatch(/^no answer from 127\.0\.0\.1:\d+ within 0\.1s$/);
   });
@@ -120,19 +139,45 @@ describe('HttpClient retries', () => {
   });
 });
 
-describe('retryWaitMs', () => {
+describe('the retry rule', () => {
   const now = Date.UTC(2026, 0, 1);
+  /** The wait before retry `attempt` of a GET that got `status` with `headers`. */
+  const waitFor = (attempt: number, headers: IncomingHttpHeaders, status: number, random: () => number) =>
+    retryWaitMs(attempt, classify('read', { status, statusText: '', headers }, now).askedMs, random);
+
   it('prefers Retry-After, in seconds or as a date', () => {
-    expect(retryWaitMs(0, { 'retry-after': '3' }, 429, now, () => 0.5)).toBe(3000);
-    expect(retryWaitMs(0, { 'retry-after': new Date(now + 5000).toUTCString() }, 503, now, () => 0.5)).toBe(5000);
+    expect(waitFor(0, { 'retry-after': '3' }, 429, () => 0.5)).toBe(3000);
+    expect(waitFor(0, { 'retry-after': new Date(now + 5000).toUTCString() }, 503, () => 0.5)).toBe(5000);
   });
   it('then the rate-limit reset of a 429, in UNIX seconds', () => {
-    expect(retryWaitMs(0, { 'x-ratelimit-reset': String(now / 1000 + 2) }, 429, now, () => 0.5)).toBe(2000);
+    expect(waitFor(0, { 'x-ratelimit-reset': String(now / 1000 + 2) }, 429, () => 0.5)).toBe(2000);
   });
   it('else exponential backoff with full jitter, capped at 60 s', () => {
-    expect(retryWaitMs(0, {}, 503, now, () => 0.5)).toBe(125);
-    expect(retryWaitMs(3, {}, 503, now, () => 1)).toBe(2000);
-    expect(retryWaitMs(20, {}, 503, now, () => 1)).toBe(60_000);
-    expect(retryWaitMs(0, { 'retry-after': '3600' }, 429, now, () => 1)).toBe(60_000);
+    expect(waitFor(0, {}, 503, () => 0.5)).toBe(125);
+    expect(waitFor(3, {}, 503, () => 1)).toBe(2000);
+    expect(waitFor(20, {}, 503, () => 1)).toBe(60_000);
+    expect(waitFor(0, { 'retry-after': '3600' }, 429, () => 1)).toBe(60_000);
+  });
+  it.each([
+    ['read', 408, true],
+    ['read', 500, true],
+    ['read', 404, false],
+    ['token', 408, false],
+    ['token', 503, true],
+    ['write', 503, false],
+    ['write', 429, true],
+    ['stream', 408, true],
+    ['stream', 410, false],
+  ] as const)('%s: %i is retried: %s', (policy, status, retry) => {
+    expect(classify(policy, { status, statusText: '', headers: {} }, now).retry).toBe(retry);
+  });
+  it.each([
+    ['read', 'ECONNRESET', false, true],
+    ['read', 'ENOTFOUND', true, false],
+    ['write', 'ECONNRESET', false, false],
+    ['write', 'ECONNREFUSED', false, true],
+    ['write', 'TIMEOUT', false, false],
+  ] as const)('%s: a %s failure (permanent: %s) is retried: %s', (policy, code, permanent, retry) => {
+    expect(classify(policy, { failure: { code, message: code, permanent } }, now).retry).toBe(retry);
   });
 });

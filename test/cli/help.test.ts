@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Context, InStream, OutStream } from '../../src/context.js';
 import { buildProgram } from '../../src/program.js';
+import { VirtualClock } from '../helpers/clock.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** The visible command tree, built the way `run` builds it, as name paths (`['policies', 'get']`). */
@@ -14,13 +15,11 @@ function commandPaths(): string[][] {
       stdin: new PassThrough() as PassThrough & InStream,
     },
     env: {},
-    now: () => 0,
+    clock: new VirtualClock(0),
     random: () => 0.5,
     interrupt: new AbortController().signal,
-    platform: process.platform,
-    homedir: '/nonexistent',
   };
-  const program = buildProgram({ ctx });
+  const program = buildProgram(ctx);
   const help = program.createHelp();
   const walk = (command: Command, path: string[]): string[][] =>
     help

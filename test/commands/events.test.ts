@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startPlainTcp } from '../helpers/loopback-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -265,10 +266,11 @@ describe('events tail: the stream', () => {
   it('waits for Retry-After on a 429, then streams', async () => {
     const e = await emulator({ events: 50 });
     await e.rateLimitNext('/events', 1, 1);
-    const started = Date.now();
-    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '50'], { env: envOf(e) });
+    const clock = new VirtualClock();
+    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '50'], { env: envOf(e), clock });
     expect(r.code).toBe(0);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    // The 1 s backoff before any `retry:` (plus 12.5% jitter at random 0.5) already covers Retry-After: 1.
+    expect(clock.sleeps).toEqual([1125]);
     expect(lines(r.stdout)).toHaveLength(50);
     expect(r.stderr).toMatch(
       /^svcadm: rate limited: Global limit has been reached; reconnecting in 1\.\ds \(attempt 1\)\n$/,
@@ -278,8 +280,11 @@ describe('events tail: the stream', () => {
   it('gives up after --max-reconnects with the code of the last failure', async () => {
     const e = await emulator();
     await e.failNext({ path: '/events', status: 503, count: 5 });
-    const r = await runCli(['events', 'tail', '--max-reconnects', '2', '-o', 'ndjson'], { env: envOf(e) });
+    const clock = new VirtualClock();
+    const r = await runCli(['events', 'tail', '--max-reconnects', '2', '-o', 'ndjson'], { env: envOf(e), clock });
     expect(r.code).toBe(7);
+    // Exponential from the 1 s default, with 12.5% jitter (random 0.5): never faster than the server's retry.
+    expect(clock.sleeps).toEqual([1125, 2250]);
     const envelope = JSON.parse(r.stderr.trim().split('\n').pop() ?? '');
     expect(envelope.error).toMatchObject({ status: 503, exit_code: 7 });
     expect((await e.requests()).requests.filter((q) => q.path === '/api/v2/events')).toHaveLength(3);

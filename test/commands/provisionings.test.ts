@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/api/types.js';
 import { parseProvisioningsListOptions } from '../../src/commands/provisionings.js';
-import { jsonDocument, jsonLine } from '../../src/render/output.js';
+import { jsonDocument, jsonLine } from '../../src/render/json.js';
 import { neutralize } from '../../src/render/sanitize.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/run-cli.js';

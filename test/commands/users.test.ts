@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { UserPermission, UserPermissionTotals } from '../../src/api/types.js';
 import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
-import { jsonDocument, jsonLine } from '../../src/render/output.js';
+import { jsonDocument, jsonLine } from '../../src/render/json.js';
 import { neutralize } from '../../src/render/sanitize.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { type Recorded, startLoopback } from '../helpers/loopback-server.js';

@@ -3,8 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { Clock } from '../../src/clock.js';
 import type { Context, InStream, OutStream } from '../../src/context.js';
 import { run } from '../../src/main.js';
+import { VirtualClock } from './clock.js';
 
 export interface CliResult {
   code: number;
@@ -19,8 +21,10 @@ export interface RunOptions {
   /** Pretend these streams are terminals. */
   tty?: { stdout?: boolean; stderr?: boolean; stdin?: boolean };
   columns?: number;
-  /** Abort it to simulate Ctrl-C. */
+  /** Abort it to simulate Ctrl-C (or with `new Interrupted('SIGTERM')` as the reason, another stop signal). */
   interrupt?: AbortSignal;
+  /** Default: a new virtual clock, so retry and reconnect waits cost nothing; pass one to read its `sleeps`. */
+  clock?: Clock;
   /** Replaces the stdin stream (e.g. to answer a prompt later). */
   stdinStream?: InStream;
   /** Called with stdout chunks as they are written. */
@@ -48,7 +52,8 @@ function capture(isTTY: boolean, columns: number | undefined, onChunk?: (chunk: 
 }
 
 /**
- * Runs svcadm in this process with captured streams: the same `run` the binary calls, over real HTTP.
+ * Runs svcadm in this process with captured streams: the same `run` the binary calls, over real HTTP, on virtual
+ * time unless a clock is given.
  * SVCADM_CONFIG_DIR defaults to a fresh temporary folder; pass `env` to point elsewhere.
  */
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<CliResult> {
@@ -65,11 +70,9 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   const ctx: Context = {
     io: { stdout: out.stream, stderr: err.stream, stdin },
     env: { SVCADM_CONFIG_DIR: tempConfigDir(), ...options.env },
-    now: () => Date.now(),
+    clock: options.clock ?? new VirtualClock(),
     random: () => 0.5,
     interrupt: options.interrupt ?? new AbortController().signal,
-    platform: process.platform,
-    homedir: tmpdir(),
   };
   const code = await run(argv, ctx);
   await new Promise((resolve) => setImmediate(resolve));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { writePrivateFile } from '../config/private-file.js';
-import { CliError, UsageError } from '../errors.js';
+import type { Clock, Timer } from '../clock.js';
+import { UsageError } from '../errors.js';
+import { writePrivateFile } from './private-file.js';
 
 export const CURSOR_MAX = 1024;
 
@@ -32,46 +33,42 @@ export class CursorFileWriter {
   #pending: string | undefined;
   #written: string | undefined;
   #lastWrite = 0;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: Timer | undefined;
   #failure: Error | undefined;
 
   constructor(
     readonly path: string,
-    private readonly now: () => number,
+    private readonly clock: Clock,
     private readonly intervalMs = 1000,
   ) {}
 
   update(cursor: string): void {
     if (this.#failure) throw this.#failure;
     this.#pending = cursor;
-    if (this.now() - this.#lastWrite >= this.intervalMs) {
+    const sinceWrite = this.clock.now() - this.#lastWrite;
+    if (sinceWrite >= this.intervalMs) {
       void this.#write();
       return;
     }
-    if (!this.#timer) {
-      this.#timer = setTimeout(() => void this.#write(), this.intervalMs - (this.now() - this.#lastWrite));
-      this.#timer.unref();
-    }
+    this.#timer ??= this.clock.setTimeout(() => void this.#write(), this.intervalMs - sinceWrite);
   }
 
   async flush(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
     await this.#write();
     if (this.#failure) throw this.#failure;
   }
 
   async #write(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer?.cancel();
     this.#timer = undefined;
     const cursor = this.#pending;
     if (cursor === undefined || cursor === this.#written || this.#failure) return;
-    this.#lastWrite = this.now();
+    this.#lastWrite = this.clock.now();
     this.#written = cursor;
     try {
       await writePrivateFile(this.path, `${cursor}\n`);
     } catch (err) {
-      this.#failure = new CliError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`, 2);
+      this.#failure = new UsageError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`);
     }
   }
 }

@@ -1,0 +1,85 @@
+import { Command, type HelpContext, Option } from 'commander';
+import { UsageError } from '../errors.js';
+
+/** What can be completed where a value is expected. */
+export type ValueSpec =
+  | { kind: 'any' }
+  | { kind: 'choices'; values: readonly string[] }
+  /** Comma-separated list of choices (`--type user.created,user.deleted`). */
+  | { kind: 'list'; values: readonly string[] }
+  /** Profile names, asked of `svcadm __complete profiles` at completion time. */
+  | { kind: 'profiles' }
+  | { kind: 'file' };
+
+/** An option that also says what completes its value (read by the completion generator). */
+export class SvcadmOption extends Option {
+  completion: ValueSpec | undefined;
+
+  completes(spec: ValueSpec): this {
+    this.completion = spec;
+    return this;
+  }
+}
+
+/** An option with metadata; add it with `addOption`. */
+export function option(flags: string, description: string): SvcadmOption {
+  return new SvcadmOption(flags, description);
+}
+
+/** The names from the root down to `command`, the root's own excluded (`['users', 'permissions']`). */
+export function commandPath(command: Command): string[] {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names;
+}
+
+/** Every command of the tree: its metadata (environment, argument completion) is declared where it is built. */
+export class SvcadmCommand extends Command {
+  /** Environment lines its help shows; undefined: the tenant's (flags, profile store, colour). */
+  environmentLines: readonly string[] | undefined;
+  /** What completes the first positional argument, when it is not a subcommand. */
+  argumentCompletion: ValueSpec | undefined;
+
+  override createCommand(name?: string): SvcadmCommand {
+    return new SvcadmCommand(name);
+  }
+
+  override createOption(flags: string, description?: string): SvcadmOption {
+    return new SvcadmOption(flags, description);
+  }
+
+  /** The environment variables this command reads, as lines of its help. */
+  environment(lines: readonly string[]): this {
+    this.environmentLines = lines;
+    return this;
+  }
+
+  completesArgument(spec: ValueSpec): this {
+    this.argumentCompletion = spec;
+    return this;
+  }
+
+  /** A group named without a verb shows its help on stdout and succeeds, as gh and kubectl do. */
+  override help(context?: HelpContext): never;
+  override help(cb: (str: string) => string): never;
+  override help(arg?: HelpContext | ((str: string) => string)): never {
+    if (typeof arg === 'function') return super.help(arg);
+    return super.help({ ...arg, error: false });
+  }
+
+  /**
+   * Every usage error commander finds (unknown names, missing or invalid values) becomes ours: on one line, in our
+   * voice, naming the help of the command it came from (`see 'svcadm users --help'`), as gh does.
+   */
+  override error(message: string): never {
+    const text = message
+      .replace(/^error: /, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .replace('(Did you mean', '(did you mean');
+    throw new UsageError(text, `see '${['svcadm', ...commandPath(this)].join(' ')} --help'`);
+  }
+}
+
+export function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Globals } from '../global-options.js';
+import { IOStreams } from '../io/io-streams.js';
+import { Printer } from '../io/printer.js';
+import { Services } from '../services.js';
+
+/** What a command's run function works with: the world, the global options, output and the service. */
+export interface Invocation {
+  readonly ctx: Context;
+  readonly globals: Globals;
+  readonly io: IOStreams;
+  readonly out: Printer;
+  readonly services: Services;
+}
+
+/** Given to every command module at registration: turns its run function into a commander action. */
+export class Host {
+  constructor(
+    readonly ctx: Context,
+    /** The global options, parsed before the command runs. */
+    private readonly globals: () => Globals,
+  ) {}
+
+  action<Args extends unknown[], Opts>(
+    run: (inv: Invocation, args: Args, opts: Opts, command: Command) => Promise<void>,
+  ): (...raw: unknown[]) => Promise<void> {
+    return async (...raw: unknown[]) => {
+      const command = raw[raw.length - 1] as Command;
+      const opts = raw[raw.length - 2] as Opts;
+      const args = raw.slice(0, -2) as Args;
+      const globals = this.globals();
+      const io = new IOStreams(this.ctx.io, globals, this.ctx.env);
+      const services = new Services(this.ctx, globals, io);
+      try {
+        await run({ ctx: this.ctx, globals, io, out: new Printer(io, globals), services }, args, opts, command);
+      } finally {
+        services.close();
+      }
+    };
+  }
+}

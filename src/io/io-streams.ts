@@ -1,0 +1,89 @@
+import type { Env, InStream, Io, OutStream } from '../context.js';
+import type { Globals } from '../global-options.js';
+
+/** Writes and waits for the stream to take the data, so a large output is never held in memory. */
+export function writeOut(stream: OutStream, text: string): Promise<void> | undefined {
+  if (stream.write(text)) return undefined;
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error | null) => {
+      stream.off('drain', onDrain);
+      stream.off('error', done);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = () => done();
+    stream.once('drain', onDrain);
+    stream.once('error', done);
+  });
+}
+
+export interface Progress {
+  update(text: string): void;
+  /** Clears the line; call before anything else is written to stderr. */
+  done(): void;
+}
+
+const CLEAR_LINE = '\r\x1b[2K';
+const NO_PROGRESS: Progress = { update() {}, done() {} };
+
+/**
+ * The standard streams of one invocation, as cli/cli's IOStreams: data to stdout (with backpressure), and the
+ * chatter on stderr: notices (not with --quiet), warnings (always), the --debug trace and the progress line.
+ */
+export class IOStreams {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly stdin: InStream;
+  readonly #globals: Globals;
+  readonly #env: Env;
+
+  constructor(io: Io, globals: Globals, env: Env) {
+    this.stdout = io.stdout;
+    this.stderr = io.stderr;
+    this.stdin = io.stdin;
+    this.#globals = globals;
+    this.#env = env;
+  }
+
+  get quiet(): boolean {
+    return this.#globals.quiet;
+  }
+
+  /** Writes data to stdout, waiting when the reader is slow. */
+  async write(text: string): Promise<void> {
+    await writeOut(this.stdout, text);
+  }
+
+  /** A line on stderr, unless --quiet. */
+  notice(message: string): void {
+    if (!this.#globals.quiet) this.stderr.write(`${message}\n`);
+  }
+
+  /** A warning on stderr, even with --quiet. */
+  warn(message: string): void {
+    this.stderr.write(`svcadm: warning: ${message}\n`);
+  }
+
+  /** A --debug line; undefined without --debug, so callers can skip building the text. */
+  get trace(): ((line: string) => void) | undefined {
+    if (!this.#globals.debug) return undefined;
+    return (line) => this.stderr.write(`svcadm: debug: ${line}\n`);
+  }
+
+  /** Progress is for people: only on a terminal, outside CI, and not with --quiet. */
+  progress(): Progress {
+    if (this.#globals.quiet || this.stderr.isTTY !== true || this.#env.CI) return NO_PROGRESS;
+    const stderr = this.stderr;
+    let shown = false;
+    return {
+      update(text) {
+        stderr.write(`${CLEAR_LINE}${text}`);
+        shown = true;
+      },
+      done() {
+        if (shown) stderr.write(CLEAR_LINE);
+        shown = false;
+      },
+    };
+  }
+}
