@@ -1,6 +1,6 @@
 import type { ApiClient } from './client.js';
 import { listDirectoryProvisionings, listUserPermissions, permissionItems } from './endpoints.js';
-import { checkpointPages, deduplicator, orderedPages } from './paginate.js';
+import { checkpointPages, deduplicator, offsetList } from './paginate.js';
 import type { DirectoryProvisioning, UserPermission } from './types.js';
 
 /** One page of an `--all` listing: the items not seen before, and how far the list has got. */
@@ -23,40 +23,25 @@ export interface PermissionPagesOptions {
 }
 
 /**
- * Every permission of a user, each once, in service order (octokit-style pager). The first page, asked with
- * `include_totals`, tells how many pages to fetch concurrently; without a total, pages come one at a time until a
- * short one.
+ * Every permission of a user, each once, in service order (octokit-style pager): planned from the first page's
+ * totals, fetched concurrently, a shortfall against the total reported (`offsetList`).
  */
 export async function* userPermissionPages(
   api: ApiClient,
   userId: string,
   opts: PermissionPagesOptions,
 ): AsyncGenerator<PagerPage<UserPermission>> {
-  const perPage = opts.perPage ?? PERMISSIONS_PAGE_MAX;
-  const unique = deduplicator<UserPermission>(permissionKey);
-  const first = await listUserPermissions(api, userId, { page: 0, perPage, includeTotals: true });
-  const firstItems = permissionItems(first.data);
-  const total = Array.isArray(first.data) ? undefined : first.data.total;
-  let fetched = firstItems.length;
-  yield { items: unique(firstItems), fetched, total };
-  const pages = orderedPages<UserPermission>({
-    fetchPage: async (page) => {
-      const { data, headers } = await listUserPermissions(api, userId, { page, perPage });
-      return { items: permissionItems(data), headers };
+  yield* offsetList<UserPermission>({
+    fetch: async (page, perPage, withTotals) => {
+      const { data, headers } = await listUserPermissions(api, userId, { page, perPage, includeTotals: withTotals });
+      return { items: permissionItems(data), headers, totals: Array.isArray(data) ? undefined : data };
     },
-    from: 1,
-    // Without a total (the service ignored include_totals), go on page by page only after a full first page.
-    knownEnd: typeof total === 'number' ? Math.ceil(total / perPage) : firstItems.length < perPage ? 1 : undefined,
-    perPage,
+    perPage: opts.perPage ?? PERMISSIONS_PAGE_MAX,
     concurrency: opts.concurrency,
-    previousHeaders: first.headers,
+    key: permissionKey,
+    what: 'permissions',
     ...(opts.onWindow ? { onWindow: opts.onWindow } : {}),
   });
-  for await (const page of pages) {
-    if (page.items.length === 0) continue;
-    fetched += page.items.length;
-    yield { items: unique(page.items), fetched, total: total === undefined ? undefined : Math.max(total, fetched) };
-  }
 }
 
 /** Permissions are told apart by API and name; anything without them by its whole content. */

@@ -13,21 +13,36 @@ export interface CheckpointPage<T> extends Page<T> {
   next: string | undefined;
 }
 
-/** Follows `next` (passed back unmodified as `from`) while it is present and non-empty. */
+/**
+ * Pages in a row that bring nothing new before a listing is taken for a service that lies (a total it never reaches,
+ * checkpoints that go on forever): the listing stops with exit 7 instead of looping.
+ */
+export const MAX_BARREN_PAGES = 3;
+
+/**
+ * Follows `next` (passed back unmodified as `from`) while it is present and non-empty. A checkpoint the service
+ * already gave is remembered by fingerprint, not kept, so a long listing stays small.
+ */
 export async function* checkpointPages<T>(
   fetchPage: (from: string | undefined) => Promise<CheckpointPage<T>>,
   from?: string,
 ): AsyncGenerator<CheckpointPage<T>> {
   let cursor = from;
-  const seen = new Set<string>();
+  const seen = new FingerprintSet();
+  let barren = 0;
   for (;;) {
     const page = await fetchPage(cursor);
     yield page;
     const next = page.next;
     if (next === undefined || next === '') return;
     // A service that hands back a checkpoint it already gave would otherwise be followed forever.
-    if (seen.has(next)) throw new NetworkError('the service returned the same pagination checkpoint twice');
-    seen.add(next);
+    if (!seen.add(next)) throw new NetworkError('the service returned the same pagination checkpoint twice');
+    barren = page.items.length === 0 ? barren + 1 : 0;
+    if (barren >= MAX_BARREN_PAGES) {
+      throw new NetworkError(
+        `the service sent ${barren} empty pages in a row, each with a next checkpoint: stopped instead of following it forever`,
+      );
+    }
     cursor = next;
   }
 }
@@ -36,12 +51,8 @@ export interface OrderedPagesOptions<T> {
   fetchPage: (index: number) => Promise<Page<T>>;
   /** First page index to fetch. */
   from: number;
-  /**
-   * End (exclusive) of the pages known from the total: fetched concurrently. Undefined when the total is unknown:
-   * then one page at a time until a page comes back shorter than `perPage`.
-   */
-  knownEnd: number | undefined;
-  perPage: number;
+  /** End (exclusive) of the pages known from the total: fetched concurrently. */
+  knownEnd: number;
   /** Most requests in flight at once. */
   concurrency: number;
   /** Headers of the page the caller fetched before `from`: a low rate limit there starts at one request. */
@@ -65,14 +76,13 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
  * (fetched or in flight) that the reader has not taken yet, so memory stays bounded however slow the reader is.
  */
 export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGenerator<Page<T>> {
-  const { fetchPage, knownEnd, perPage, concurrency } = options;
+  const { fetchPage, knownEnd, concurrency } = options;
   const maxHeld = concurrency * 2;
   const pending = new Map<number, Promise<Settled<Page<T>>>>();
   let nextToFetch = options.from;
   let nextToYield = options.from;
   let inFlight = 0;
   let window = options.previousHeaders ? nextWindow(concurrency, concurrency, options.previousHeaders) : concurrency;
-  let lastFull = true;
   let closed = false;
   const settled = (result: Settled<Page<T>>) => {
     inFlight--;
@@ -94,11 +104,7 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
   };
   const schedule = () => {
     if (closed) return;
-    if (knownEnd !== undefined) {
-      while (inFlight < window && pending.size < maxHeld && nextToFetch < knownEnd) start(nextToFetch);
-    } else if (pending.size === 0 && lastFull) {
-      start(nextToFetch);
-    }
+    while (inFlight < window && pending.size < maxHeld && nextToFetch < knownEnd) start(nextToFetch);
   };
   try {
     for (;;) {
@@ -109,7 +115,6 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
       pending.delete(nextToYield);
       if (!result.ok) throw result.error;
       nextToYield++;
-      lastFull = result.value.items.length >= perPage;
       yield result.value;
     }
   } finally {
@@ -191,5 +196,115 @@ export class FingerprintSet {
     this.#used = new Uint8Array(capacity);
     this.#size = 0;
     for (let i = 0; i < used.length; i++) if (used[i] === 1) this.#insert(hi[i] as number, lo[i] as number);
+  }
+}
+
+/** One answer of an offset list: its items and, when the service sent them, `start`, `limit` and `total`. */
+export interface OffsetAnswer<T> extends Page<T> {
+  totals?: { start?: unknown; limit?: unknown; total?: unknown } | undefined;
+}
+
+export interface OffsetListOptions<T> {
+  /** Fetches page `page` (0-based) of `perPage` items, with the totals object when `withTotals`. */
+  fetch(page: number, perPage: number, withTotals: boolean): Promise<OffsetAnswer<T>>;
+  /** The page size to ask for; the service may serve fewer (its cap). */
+  perPage: number;
+  /** Most requests in flight at once once the total is known. */
+  concurrency: number;
+  /** What tells two items apart: pages may repeat items while data changes. */
+  key(item: T): string;
+  /** Plural name of the items, for messages (`permissions`). */
+  what: string;
+  onWindow?: (window: number) => void;
+}
+
+/** An offset list's items as it goes: the new ones, received so far (repeats included), and the total. */
+export interface OffsetProgress<T> {
+  items: T[];
+  fetched: number;
+  total: number | undefined;
+}
+
+function wholeNumber(value: unknown, min: number): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min ? value : undefined;
+}
+
+/**
+ * Every item of an offset list, each once, in service order. The first page, asked with `include_totals`, says how
+ * many items there are and how many the service really serves per page (`limit`: a public-cloud tenant caps at 50
+ * whatever was asked); the remaining pages are planned from those and fetched concurrently, in order. A short page
+ * before the total is not the end. Received fewer items than the total said: exit 7 with the numbers, never a silent
+ * success. Without a total, pages come one at a time until an empty page or one shorter than those before it.
+ */
+export async function* offsetList<T>(opts: OffsetListOptions<T>): AsyncGenerator<OffsetProgress<T>> {
+  const unique = deduplicator(opts.key);
+  const first = await opts.fetch(0, opts.perPage, true);
+  let fetched = first.items.length;
+  const total = wholeNumber(first.totals?.total, 0);
+  yield { items: unique(first.items), fetched, total };
+  if (total === undefined) {
+    yield* untilShortPage(opts, unique, first.items.length);
+    return;
+  }
+  if (fetched >= total) return;
+  // Later pages are asked at the size the service serves, so page n starts at n × size on its side too.
+  const size = wholeNumber(first.totals?.limit, 1) ?? Math.max(1, first.items.length);
+  let barren = 0;
+  const progress = (page: Page<T>): OffsetProgress<T> => {
+    fetched += page.items.length;
+    const items = unique(page.items);
+    barren = items.length === 0 ? barren + 1 : 0;
+    if (barren >= MAX_BARREN_PAGES) {
+      throw new NetworkError(
+        `the service said there are ${total} ${opts.what} but sent ${fetched}, then ${barren} pages in a row with nothing new: stopped`,
+      );
+    }
+    return { items, fetched, total: Math.max(total, fetched) };
+  };
+  const planned = Math.ceil(total / size);
+  const pages = orderedPages<T>({
+    fetchPage: async (index) => opts.fetch(index, size, false),
+    from: 1,
+    knownEnd: planned,
+    concurrency: opts.concurrency,
+    previousHeaders: first.headers,
+    ...(opts.onWindow ? { onWindow: opts.onWindow } : {}),
+  });
+  for await (const page of pages) yield progress(page);
+  // The planned pages did not reach the total: the list moved, or pages were shorter than the limit said.
+  for (let index = planned; fetched < total; index++) {
+    const page = await opts.fetch(index, size, false);
+    if (page.items.length === 0) break;
+    yield progress(page);
+  }
+  if (fetched < total) {
+    throw new NetworkError(
+      `the service said there are ${total} ${opts.what} but sent ${fetched}: ${total - fetched} missing (the list may have changed while paging; run again)`,
+    );
+  }
+}
+
+/** Without a total: page by page until an empty page, or one shorter than the longest so far (the last one). */
+async function* untilShortPage<T>(
+  opts: OffsetListOptions<T>,
+  unique: (items: readonly T[]) => T[],
+  firstLength: number,
+): AsyncGenerator<OffsetProgress<T>> {
+  let longest = firstLength;
+  let fetched = firstLength;
+  let barren = 0;
+  // A first page shorter than asked may be the whole list or a capped page: one more page tells.
+  for (let index = 1; longest > 0; index++) {
+    const page = await opts.fetch(index, opts.perPage, false);
+    if (page.items.length === 0) return;
+    fetched += page.items.length;
+    const items = unique(page.items);
+    barren = items.length === 0 ? barren + 1 : 0;
+    if (barren >= MAX_BARREN_PAGES) {
+      throw new NetworkError(`the service sent ${barren} pages in a row with nothing new: stopped`);
+    }
+    yield { items, fetched, total: undefined };
+    if (page.items.length < longest) return;
+    longest = page.items.length;
   }
 }

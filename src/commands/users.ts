@@ -14,8 +14,6 @@ export const PER_PAGE_MIN = 1;
 export const PER_PAGE_MAX = PERMISSIONS_PAGE_MAX;
 export const CONCURRENCY_DEFAULT = 4;
 export const CONCURRENCY_MAX = 16;
-/** The service's default page size is half its maximum: 25 (public cloud) or 50 (private cloud). */
-const DEFAULT_PAGE_SIZES = [25, 50];
 
 export interface UserPermissionsRaw {
   page?: string;
@@ -112,18 +110,27 @@ export async function runUserPermissions(inv: Invocation, opts: UserPermissionsO
   });
 }
 
-/** A page shorter than the page size is the last; with totals the count says it exactly. */
+/**
+ * Page sizes a service serves whatever was asked: the defaults (half the maximum) and caps of public and private
+ * cloud tenants (api-notes: the page size you ask for is not always the one you get).
+ */
+const SERVICE_PAGE_SIZES = [25, 50, 100];
+
+/**
+ * Whether a next page exists: with totals the count says it exactly; without, a page shorter than asked is the last
+ * unless its length is one a tenant caps at.
+ */
 function hasMore(
-  data: UserPermission[] | { start?: number; total?: number },
+  data: UserPermission[] | { start?: number; limit?: number; total?: number },
   count: number,
   opts: UserPermissionsOptions,
 ) {
   if (count === 0) return false;
   if (!Array.isArray(data) && typeof data.total === 'number') {
-    const start = typeof data.start === 'number' ? data.start : (opts.page ?? 0) * (opts.perPage ?? count);
+    const start = typeof data.start === 'number' ? data.start : (opts.page ?? 0) * (data.limit ?? count);
     return start + count < data.total;
   }
-  return opts.perPage === undefined ? DEFAULT_PAGE_SIZES.includes(count) : count >= opts.perPage;
+  return (opts.perPage !== undefined && count >= opts.perPage) || SERVICE_PAGE_SIZES.includes(count);
 }
 
 export function permissionsTable(items: readonly UserPermission[]): ListTable {

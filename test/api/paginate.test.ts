@@ -6,6 +6,8 @@ import {
   deduplicator,
   FingerprintSet,
   nextWindow,
+  type OffsetAnswer,
+  offsetList,
   orderedPages,
   type Page,
 } from '../../src/api/paginate.js';
@@ -71,9 +73,7 @@ async function collect<T>(gen: AsyncGenerator<Page<T>>): Promise<T[]> {
 describe('orderedPages', () => {
   it('yields pages in order though they arrive in reverse, never more than `concurrency` in flight', async () => {
     const fake = manualPages();
-    const result = collect(
-      orderedPages({ fetchPage: fake.fetchPage, from: 1, knownEnd: 9, perPage: 2, concurrency: 4 }),
-    );
+    const result = collect(orderedPages({ fetchPage: fake.fetchPage, from: 1, knownEnd: 9, concurrency: 4 }));
     await flush();
     expect(fake.started).toEqual([1, 2, 3, 4]);
     for (const index of [4, 3, 2]) fake.answer(index, range(index * 2, 2));
@@ -93,7 +93,7 @@ describe('orderedPages', () => {
 
   it('holds at most twice the concurrency while the reader does not take pages', async () => {
     const fake = manualPages();
-    const gen = orderedPages({ fetchPage: fake.fetchPage, from: 0, knownEnd: 100, perPage: 1, concurrency: 3 });
+    const gen = orderedPages({ fetchPage: fake.fetchPage, from: 0, knownEnd: 100, concurrency: 3 });
     const first = gen.next();
     for (let round = 0; round < 5; round++) {
       await flush();
@@ -113,7 +113,6 @@ describe('orderedPages', () => {
         fetchPage: fake.fetchPage,
         from: 0,
         knownEnd: 12,
-        perPage: 1,
         concurrency: 4,
         onWindow: (w) => windows.push(w),
       }),
@@ -144,24 +143,6 @@ describe('orderedPages', () => {
     expect(windows).toEqual([1, 2, 3, 4]);
   });
 
-  it('without a total goes on one page at a time until a short page', async () => {
-    const fake = manualPages();
-    const result = collect(
-      orderedPages({ fetchPage: fake.fetchPage, from: 1, knownEnd: undefined, perPage: 2, concurrency: 4 }),
-    );
-    for (const [index, items] of [
-      [1, [10, 11]],
-      [2, [12, 13]],
-      [3, [14]],
-    ] as const) {
-      await flush();
-      expect(fake.started.at(-1)).toBe(index);
-      fake.answer(index, [...items]);
-    }
-    expect(await result).toEqual([10, 11, 12, 13, 14]);
-    expect(fake.started).toEqual([1, 2, 3]);
-  });
-
   it('yields the pages before a failed one, then throws its error', async () => {
     const fake = manualPages();
     const seen: number[] = [];
@@ -170,7 +151,6 @@ describe('orderedPages', () => {
         fetchPage: fake.fetchPage,
         from: 0,
         knownEnd: 4,
-        perPage: 1,
         concurrency: 4,
       })) {
         seen.push(...page.items);
@@ -183,6 +163,84 @@ describe('orderedPages', () => {
     fake.answer(3, [3]);
     await expect(run).rejects.toThrow('boom');
     expect(seen).toEqual([0, 1]);
+  });
+});
+
+/** A list of `count` numbers served `cap` at a time whatever is asked, with totals when asked, recording each call. */
+function cappedList(count: number, cap: number, opts: { totals?: boolean; total?: number } = {}) {
+  const calls: string[] = [];
+  const fetch = async (page: number, perPage: number, withTotals: boolean): Promise<OffsetAnswer<number>> => {
+    calls.push(`${page}/${perPage}${withTotals ? '+t' : ''}`);
+    const size = Math.min(perPage, cap);
+    const items = range(page * size, Math.max(0, Math.min(size, count - page * size)));
+    const totals =
+      withTotals && opts.totals !== false ? { start: page * size, limit: size, total: opts.total ?? count } : undefined;
+    return { items, headers: {}, totals };
+  };
+  return { fetch, calls };
+}
+
+async function listAll(fetch: ReturnType<typeof cappedList>['fetch'], perPage = 100) {
+  const items: number[] = [];
+  const totals: Array<number | undefined> = [];
+  let error: unknown;
+  try {
+    for await (const page of offsetList({ fetch, perPage, concurrency: 1, key: String, what: 'things' })) {
+      items.push(...page.items);
+      totals.push(page.total);
+    }
+  } catch (err) {
+    error = err;
+  }
+  return { items, totals, error };
+}
+
+describe('offsetList', () => {
+  it('plans pages from the limit the service returns, not the size asked (a public-cloud cap of 50)', async () => {
+    const list = cappedList(120, 50);
+    const { items, error } = await listAll(list.fetch);
+    expect(error).toBeUndefined();
+    expect(items).toEqual(range(0, 120));
+    expect(list.calls).toEqual(['0/100+t', '1/50', '2/50']);
+  });
+
+  it('reports a shortfall against the total with the numbers: exit 7, never a silent success', async () => {
+    const list = cappedList(120, 50, { total: 130 });
+    const { items, error } = await listAll(list.fetch);
+    expect(items).toEqual(range(0, 120));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toBe(
+      'the service said there are 130 things but sent 120: 10 missing (the list may have changed while paging; run again)',
+    );
+    // The planned pages (3) fell short: one more page was asked before giving up.
+    expect(list.calls).toEqual(['0/100+t', '1/50', '2/50', '3/50']);
+  });
+
+  it('stops after 3 pages in a row with nothing new when the total is a lie', async () => {
+    const list = cappedList(10, 5, { total: 1e12 });
+    const { items, error } = await listAll(list.fetch, 5);
+    expect(items).toEqual(range(0, 10));
+    expect((error as Error).message).toBe(
+      'the service said there are 1000000000000 things but sent 10, then 3 pages in a row with nothing new: stopped',
+    );
+    // Pages 2, 3 and 4 are empty; page 5 was already asked (one page of look-ahead at concurrency 1).
+    expect(list.calls).toEqual(['0/5+t', '1/5', '2/5', '3/5', '4/5', '5/5']);
+  });
+
+  it('without a total, probes past a first page shorter than asked, and stops at a page shorter than before', async () => {
+    const capped = cappedList(120, 50, { totals: false });
+    const all = await listAll(capped.fetch);
+    expect(all.items).toEqual(range(0, 120));
+    expect(capped.calls).toEqual(['0/100+t', '1/100', '2/100']);
+    const short = cappedList(30, 50, { totals: false });
+    expect((await listAll(short.fetch)).items).toEqual(range(0, 30));
+    expect(short.calls).toEqual(['0/100+t', '1/100']);
+  });
+
+  it('makes one request for an empty list', async () => {
+    const list = cappedList(0, 50);
+    expect(await listAll(list.fetch)).toEqual({ items: [], totals: [0], error: undefined });
+    expect(list.calls).toEqual(['0/100+t']);
   });
 });
 
@@ -225,6 +283,20 @@ describe('checkpointPages', () => {
     );
     expect(items).toEqual([7]);
     expect(froms).toEqual(['x']);
+  });
+
+  it('stops after 3 empty pages in a row that each carry a new checkpoint', async () => {
+    let calls = 0;
+    const run = collect(
+      checkpointPages(async () => {
+        calls++;
+        return { items: calls === 1 ? [1] : [], headers: {}, next: `c${calls}` };
+      }),
+    );
+    await expect(run).rejects.toThrow(
+      'the service sent 3 empty pages in a row, each with a next checkpoint: stopped instead of following it forever',
+    );
+    expect(calls).toBe(4);
   });
 
   it('refuses to loop on a checkpoint it was already given', async () => {

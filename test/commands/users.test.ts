@@ -293,6 +293,10 @@ function serve(
   list: UserPermission[],
   opts: {
     totals?: boolean;
+    /** Serves at most this many per page whatever is asked, as a public-cloud tenant does (50). */
+    cap?: number;
+    /** The total to claim instead of the list's length. */
+    total?: number;
     headers?: Record<string, string>;
     hold?: (req: Recorded, respond: () => void) => void;
   } = {},
@@ -300,11 +304,11 @@ function serve(
   return (req: Recorded, res: ServerResponse) => {
     const url = new URL(req.url, 'http://x');
     const page = Number(url.searchParams.get('page') ?? 0);
-    const perPage = Number(url.searchParams.get('per_page') ?? 50);
+    const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 50), opts.cap ?? 100);
     const slice = list.slice(page * perPage, page * perPage + perPage);
     const withTotals = url.searchParams.get('include_totals') === 'true' && opts.totals !== false;
     const payload = withTotals
-      ? { start: page * perPage, limit: perPage, total: list.length, permissions: slice }
+      ? { start: page * perPage, limit: perPage, total: opts.total ?? list.length, permissions: slice }
       : slice;
     const respond = () => {
       res.writeHead(200, { 'content-type': 'application/json', ...opts.headers });
@@ -445,6 +449,73 @@ describe('users permissions --all: concurrency, order and de-duplication', () =>
       });
       expect(r).toEqual({ code: 0, stdout: jsonDocument(list), stderr: '' });
       expect(local.requests.map((q) => new URL(q.url, 'http://x').searchParams.get('page'))).toEqual(['0', '1', '2']);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe('users permissions against a tenant that caps pages (api-notes: the page size you ask for is not always the one you get)', () => {
+  const localEnv = (url: string) => ({ ...env, SVCADM_DOMAIN: url, SVCADM_TOKEN: 't' });
+  const list = Array.from({ length: 200 }, (_, i) => perm(i));
+  const pagesAsked = (requests: Recorded[]) =>
+    requests.map((q) => new URL(q.url, 'http://x').searchParams).map((p) => `${p.get('page')}/${p.get('per_page')}`);
+
+  it('--all plans the pages from the limit the service returns: all 200, not 100', async () => {
+    const local = await startLoopback([serve(list, { cap: 50 })]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--all', '-o', 'ndjson'], { env: localEnv(local.url) });
+      expect(r).toEqual({ code: 0, stdout: list.map((p) => jsonLine(p)).join(''), stderr: '' });
+      expect(pagesAsked(local.requests)).toEqual(['0/100', '1/50', '2/50', '3/50']);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('--all that ends short of the total says so with the numbers and exits 7', async () => {
+    const local = await startLoopback([serve(list.slice(0, 150), { cap: 50, total: 200 })]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--all', '-o', 'ndjson'], { env: localEnv(local.url) });
+      expect(r.code).toBe(7);
+      expect(r.stdout).toBe(
+        list
+          .slice(0, 150)
+          .map((p) => jsonLine(p))
+          .join(''),
+      );
+      expect(r.stderr).toBe(
+        '{"error":{"status":null,"code":null,"message":"the service said there are 200 permissions but sent 150: 50 missing (the list may have changed while paging; run again)","exit_code":7}}\n',
+      );
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('--all against a total that is a lie stops after 3 empty pages with exit 7', async () => {
+    const local = await startLoopback([serve(list.slice(0, 10), { cap: 50, total: 1e12 })]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--all', '--concurrency', '1'], {
+        env: localEnv(local.url),
+      });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toBe(
+        'svcadm: the service said there are 1000000000000 permissions but sent 10, then 3 pages in a row with nothing new: stopped\n',
+      );
+      expect(local.requests.length).toBeLessThanOrEqual(6);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('one page served at the cap still tells how to get the next one', async () => {
+    const local = await startLoopback([serve(list, { cap: 50 })]);
+    try {
+      const r = await runCli(['users', 'permissions', 'u', '--per-page', '100', '-o', 'table'], {
+        env: localEnv(local.url),
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(51);
+      expect(r.stderr).toBe('Next page: svcadm users permissions u --page 1 --per-page 100\n');
     } finally {
       await local.close();
     }
