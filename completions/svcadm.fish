@@ -93,7 +93,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
+        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -104,6 +104,8 @@ complete -c svcadm -s p -l profile -x -a '(__svcadm_profiles)' -d 'use a named p
 complete -c svcadm -l domain -x -d 'tenant domain, host:port or https://host[:port]'
 complete -c svcadm -l client-id -x -d 'OAuth client id (client credentials)'
 complete -c svcadm -l client-secret -x -d 'client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)'
+complete -c svcadm -l client-assertion-key -r -F -d 'sign token requests with this private key instead of a secret (mode 0600)'
+complete -c svcadm -l client-assertion-alg -x -a 'RS256 RS384 PS256' -d 'algorithm of the private key (default RS256)'
 complete -c svcadm -l token -x -d 'use this bearer token as it is'
 complete -c svcadm -l auth-url -x -d 'origin of the token service (default: the tenant\'s)'
 complete -c svcadm -l audience -x -d 'token audience (default: <tenant>/api/v2/)'
@@ -154,9 +156,10 @@ complete -c svcadm -n '__svcadm_at "profiles show"' -a '(__svcadm_profiles)'
 complete -c svcadm -n '__svcadm_at "profiles remove"' -a '(__svcadm_profiles)'
 complete -c svcadm -n '__svcadm_at "auth"' -a 'token' -d 'print an access token, alone on stdout'
 complete -c svcadm -n '__svcadm_help_at "auth"' -a 'token' -d 'print an access token, alone on stdout'
-complete -c svcadm -n '__svcadm_at "auth"' -a 'status' -d 'show the tenant, client, token expiry and granted scopes'
-complete -c svcadm -n '__svcadm_help_at "auth"' -a 'status' -d 'show the tenant, client, token expiry and granted scopes'
+complete -c svcadm -n '__svcadm_at "auth"' -a 'status' -d 'show the tenant, client, token expiry and granted scopes, and where each value comes from'
+complete -c svcadm -n '__svcadm_help_at "auth"' -a 'status' -d 'show the tenant, client, token expiry and granted scopes, and where each value comes from'
 complete -c svcadm -n '__svcadm_at "auth"' -a help -d 'show help for a command'
+complete -c svcadm -n '__svcadm_in "auth status"' -l check -d 'prove the credentials now: a new token from the token service, or a given token tried on the interface'
 complete -c svcadm -n '__svcadm_at "policies"' -a 'get' -d 'show one rate limit policy (GET /rate-limit-policies/{id}, Early Access)'
 complete -c svcadm -n '__svcadm_help_at "policies"' -a 'get' -d 'show one rate limit policy (GET /rate-limit-policies/{id}, Early Access)'
 complete -c svcadm -n '__svcadm_at "policies"' -a help -d 'show help for a command'

@@ -11,6 +11,8 @@ export interface RawGlobalOptions {
   domain?: string;
   clientId?: string;
   clientSecret?: string;
+  clientAssertionKey?: string;
+  clientAssertionAlg?: string;
   token?: string;
   authUrl?: string;
   audience?: string;
@@ -25,7 +27,18 @@ export interface RawGlobalOptions {
 
 /** The credential flags, as given; `config/credentials.ts` decides what they mean together with the environment. */
 export type CredentialFlags = Readonly<
-  Pick<RawGlobalOptions, 'profile' | 'domain' | 'clientId' | 'clientSecret' | 'token' | 'authUrl' | 'audience'>
+  Pick<
+    RawGlobalOptions,
+    | 'profile'
+    | 'domain'
+    | 'clientId'
+    | 'clientSecret'
+    | 'clientAssertionKey'
+    | 'clientAssertionAlg'
+    | 'token'
+    | 'authUrl'
+    | 'audience'
+  >
 >;
 
 /** The global options of one invocation, parsed once before the command runs. */
@@ -93,7 +106,8 @@ export function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Globals {
     raw.maxRetries === undefined ? DEFAULT_MAX_RETRIES : parseIntegerOption(raw.maxRetries, '--max-retries', 0, 100);
   const timeoutMs = raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(raw.timeout, '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout must be more than 0');
-  const { profile, domain, clientId, clientSecret, token, authUrl, audience } = raw;
+  const { profile, domain, clientId, clientSecret, clientAssertionKey, clientAssertionAlg, token, authUrl, audience } =
+    raw;
   return Object.freeze({
     format,
     formatChosen: isFormatChosen(raw),
@@ -102,6 +116,16 @@ export function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Globals {
     color: Object.freeze({ stdout: colorFor(raw, env, io.stdout), stderr: colorFor(raw, env, io.stderr) }),
     maxRetries,
     timeoutMs,
-    credentials: Object.freeze({ profile, domain, clientId, clientSecret, token, authUrl, audience }),
+    credentials: Object.freeze({
+      profile,
+      domain,
+      clientId,
+      clientSecret,
+      clientAssertionKey,
+      clientAssertionAlg,
+      token,
+      authUrl,
+      audience,
+    }),
   });
 }

@@ -9,6 +9,7 @@ import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
 import { registerUsersCommands } from './commands/users.js';
+import { ASSERTION_ALGORITHMS } from './config/credentials.js';
 import type { Context } from './context.js';
 import { EXIT_CODE_SUMMARY } from './errors.js';
 import { type Globals, OUTPUT_FORMATS, parseGlobals, type RawGlobalOptions } from './global-options.js';
@@ -45,6 +46,17 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
     .option('--domain <domain>', 'tenant domain, host:port or https://host[:port]')
     .option('--client-id <id>', 'OAuth client id (client credentials)')
     .option('--client-secret <secret>', 'client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)')
+    .addOption(
+      option(
+        '--client-assertion-key <pem>',
+        'sign token requests with this private key instead of a secret (mode 0600)',
+      ).completes({ kind: 'file' }),
+    )
+    .addOption(
+      option('--client-assertion-alg <alg>', 'algorithm of the private key (default RS256)').choices(
+        ASSERTION_ALGORITHMS,
+      ),
+    )
     .option('--token <jwt>', 'use this bearer token as it is')
     .option('--auth-url <url>', "origin of the token service (default: the tenant's)")
     .option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)')

@@ -48,8 +48,19 @@ export class Services {
           '--client-secret leaks into shell history and the process list; prefer SVCADM_CLIENT_SECRET or a profile',
         );
       }
-      this.#credentials = resolveCredentials(this.#globals.credentials, this.#ctx.env, this.configDir);
+      const credentials = resolveCredentials(this.#globals.credentials, this.#ctx.env, this.configDir);
+      if (credentials.ignoredVariables.length > 0) {
+        this.#io.notice(
+          `Using profile '${this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`,
+        );
+      }
+      this.#credentials = credentials;
     }
+    return this.#credentials;
+  }
+
+  /** The credentials, if this invocation resolved them (for error hints). */
+  get resolvedCredentials(): Credentials | undefined {
     return this.#credentials;
   }
 

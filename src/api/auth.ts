@@ -1,12 +1,7 @@
 import type { AuthMethod } from '../config/credentials.js';
-import {
-  EXPIRY_MARGIN_MS,
-  readCachedToken,
-  secretCheck,
-  tokenCacheKey,
-  writeCachedToken,
-} from '../config/token-cache.js';
+import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } from '../config/token-cache.js';
 import { NetworkError } from '../errors.js';
+import { type ClientProof, clientProof } from './client-proof.js';
 import { tokenErrorFrom } from './error-body.js';
 import type { HttpClient } from './http.js';
 import { jwtClaims } from './jwt-claims.js';
@@ -22,6 +17,8 @@ export interface TokenSource {
   /** Whether a refused token can be replaced by a new one. */
   readonly refreshable: boolean;
   current(): Promise<TokenInfo>;
+  /** A token fetched now, whatever is cached (`auth status --check`); a given token is what it is. */
+  fresh(): Promise<TokenInfo>;
   /** Forgets a token the interface refused, so the next `current()` fetches a new one. */
   invalidate(accessToken: string): Promise<void>;
 }
@@ -47,20 +44,23 @@ export class GivenToken implements TokenSource {
     };
   }
 
+  fresh(): Promise<TokenInfo> {
+    return this.current();
+  }
+
   async invalidate(): Promise<void> {}
 }
 
 /**
  * Client-credentials tokens, cached on disk per (token URL, client id, audience) until shortly before expiry, and
- * only for the secret that obtained them.
- * Concurrent callers share one in-flight token request.
+ * only for the secret or key that obtained them. Concurrent callers share one in-flight token request.
  */
 export class ClientCredentialsTokens implements TokenSource {
   readonly refreshable = true;
   #memory: TokenInfo | undefined;
   #inflight: Promise<TokenInfo> | undefined;
   readonly #key: string;
-  readonly #secretCheck: string;
+  readonly #proof: ClientProof;
 
   constructor(
     private readonly http: HttpClient,
@@ -69,7 +69,19 @@ export class ClientCredentialsTokens implements TokenSource {
     private readonly trace?: (line: string) => void,
   ) {
     this.#key = tokenCacheKey(auth.tokenUrl, auth.clientId, auth.audience);
-    this.#secretCheck = secretCheck(this.#key, auth.clientSecret);
+    this.#proof = clientProof(
+      auth.credential,
+      { clientId: auth.clientId, tokenUrl: auth.tokenUrl, cacheKey: this.#key },
+      http.settings.clock,
+    );
+  }
+
+  /** Fetches a new token whatever the cache holds (`auth status --check`), and caches it. */
+  async fresh(): Promise<TokenInfo> {
+    const token = await this.#request();
+    this.#memory = token;
+    await this.#persist(token);
+    return token;
   }
 
   async current(): Promise<TokenInfo> {
@@ -90,7 +102,7 @@ export class ClientCredentialsTokens implements TokenSource {
   }
 
   async #load(): Promise<TokenInfo> {
-    const cached = readCachedToken(this.cacheDir, this.#key, this.#secretCheck, this.http.settings.clock.now());
+    const cached = readCachedToken(this.cacheDir, this.#key, this.#proof.check, this.http.settings.clock.now());
     if (cached) {
       this.trace?.(
         `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
@@ -110,11 +122,11 @@ export class ClientCredentialsTokens implements TokenSource {
   }
 
   async #request(): Promise<TokenInfo> {
-    const { tokenUrl, clientId, clientSecret, audience } = this.auth;
+    const { tokenUrl, clientId, audience } = this.auth;
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
       client_id: clientId,
-      client_secret: clientSecret,
+      ...(await this.#proof.fields()),
       audience,
     });
     const started = this.http.settings.clock.now();
@@ -124,7 +136,7 @@ export class ClientCredentialsTokens implements TokenSource {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
       retry: 'token',
-      traceBody: `grant_type=client_credentials client_id=${clientId} client_secret=[redacted] audience=${audience}`,
+      traceBody: `grant_type=client_credentials client_id=${clientId} ${this.#proof.traceText} audience=${audience}`,
     });
     if (res.status < 200 || res.status >= 300) throw tokenErrorFrom(res);
     let body: Record<string, unknown>;
@@ -158,7 +170,7 @@ export class ClientCredentialsTokens implements TokenSource {
               accessToken: token.accessToken,
               expiresAt: token.expiresAt,
               scope: token.scopes.join(' '),
-              secretCheck: this.#secretCheck,
+              secretCheck: this.#proof.check,
             }
           : undefined,
         this.http.settings.clock.now(),

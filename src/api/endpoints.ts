@@ -60,13 +60,16 @@ export function permissionItems(body: UserPermission[] | UserPermissionTotals): 
   return Array.isArray(body) ? body : body.permissions;
 }
 
-/** DELETE /connections/{id}/users?email= with `X-Correlation-ID`. Retried only where it cannot delete twice. */
+/**
+ * DELETE /connections/{id}/users?email= with `X-Correlation-ID`; resolves with the success status. Retried only
+ * where it cannot delete twice.
+ */
 export async function deleteConnectionUser(
   api: ApiClient,
   connectionId: string,
   email: string,
   correlationId: string,
-): Promise<void> {
+): Promise<number> {
   const res = await api.send(
     {
       method: 'DELETE',
@@ -75,7 +78,7 @@ export async function deleteConnectionUser(
     },
     'write',
   );
-  if (res.status >= 200 && res.status < 300) return;
+  if (res.status >= 200 && res.status < 300) return res.status;
   const { code } = parseErrorBody(res.body);
   const what =
     code === 'inexistent_connection' ? `connection ${connectionId}` : `user ${email} in connection ${connectionId}`;

@@ -72,10 +72,15 @@ export interface PermissionSource {
   source_type?: string;
 }
 
-/** What `connections delete-user` reports. */
+/**
+ * What `connections delete-user` reports. The service answers 204 whether or not a user with that e-mail was there,
+ * so the result says no such user remains (`gone`), never that one was deleted; `not_found` only where a service
+ * answered 404 for the user and `--if-exists` was given.
+ */
 export interface DeleteUserResult {
-  deleted: boolean;
   connection_id: string;
   email: string;
+  outcome: 'gone' | 'not_found';
+  status: number;
   correlation_id: string;
 }

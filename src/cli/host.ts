@@ -4,6 +4,7 @@ import type { Globals } from '../global-options.js';
 import { IOStreams } from '../io/io-streams.js';
 import { Printer } from '../io/printer.js';
 import { Services } from '../services.js';
+import { refineError } from './hints.js';
 
 /** What a command's run function works with: the world, the global options, output and the service. */
 export interface Invocation {
@@ -34,6 +35,8 @@ export class Host {
       const services = new Services(this.ctx, globals, io);
       try {
         await run({ ctx: this.ctx, globals, io, out: new Printer(io, globals), services }, args, opts, command);
+      } catch (err) {
+        throw refineError(err, { credentials: services.resolvedCredentials });
       } finally {
         services.close();
       }

@@ -1,6 +1,9 @@
+import { isJwt } from '../api/jwt-claims.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
-import { cell } from '../render/table-model.js';
+import type { Credentials } from '../config/credentials.js';
+import { ApiError, AuthError } from '../errors.js';
+import { cell, type DetailTable } from '../render/table-model.js';
 
 export function registerAuthCommands(program: SvcadmCommand, host: Host): void {
   const auth = program.command('auth').description('access tokens for the active credentials');
@@ -16,9 +19,16 @@ export function registerAuthCommands(program: SvcadmCommand, host: Host): void {
     .action(host.action((inv) => runAuthToken(inv)));
   auth
     .command('status')
-    .description('show the tenant, client, token expiry and granted scopes')
-    .addHelpText('after', examples('svcadm auth status', 'svcadm auth status -o json | jq -r ".scopes[]"'))
-    .action(host.action((inv) => runAuthStatus(inv)));
+    .description('show the tenant, client, token expiry and granted scopes, and where each value comes from')
+    .option(
+      '--check',
+      'prove the credentials now: a new token from the token service, or a given token tried on the interface',
+    )
+    .addHelpText(
+      'after',
+      examples('svcadm auth status', 'svcadm auth status --check', 'svcadm auth status -o json | jq -r ".scopes[]"'),
+    )
+    .action(host.action<[], { check?: boolean }>((inv, _args, opts) => runAuthStatus(inv, opts.check === true)));
 }
 
 export async function runAuthToken(inv: Invocation): Promise<void> {
@@ -26,30 +36,98 @@ export async function runAuthToken(inv: Invocation): Promise<void> {
   await inv.io.write(`${token.accessToken}\n`);
 }
 
-export async function runAuthStatus(inv: Invocation): Promise<void> {
+/** A policy id no tenant has: any answer but 401 to it proves a token is accepted (403 and 404 come after auth). */
+const PROBE_POLICY_ID = 'svcadm-auth-check';
+
+/** A given token is tried on the interface: only a 401 says it is refused. */
+async function proveGivenToken(inv: Invocation): Promise<void> {
+  const api = inv.services.api();
+  try {
+    await api.getJson(api.url(['rate-limit-policies', PROBE_POLICY_ID]), 'rate limit policy');
+  } catch (err) {
+    if (err instanceof ApiError && err.status !== 401) return;
+    throw err;
+  }
+}
+
+function credentialText(creds: Credentials): string {
+  if (creds.auth.kind === 'token') return 'bearer token';
+  const { credential } = creds.auth;
+  return credential.kind === 'secret' ? 'client secret' : `private key ${credential.keyFile} (${credential.algorithm})`;
+}
+
+function isoTime(ms: number | undefined): string | null {
+  if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return null;
+  return new Date(ms).toISOString();
+}
+
+export async function runAuthStatus(inv: Invocation, check: boolean): Promise<void> {
   const creds = inv.services.credentials();
-  const token = await inv.services.tokens().current();
+  const given = creds.auth.kind === 'token';
+  if (creds.auth.kind === 'token' && !isJwt(creds.auth.token)) {
+    throw new AuthError('the given token is not a JWT (three base64url parts: header, claims, signature)', {
+      hint: `check the token given with ${creds.sources.credential === 'flag' ? '--token' : 'SVCADM_TOKEN'}`,
+    });
+  }
+  const tokens = inv.services.tokens();
+  const token = check ? await tokens.fresh() : await tokens.current();
+  const now = inv.ctx.clock.now();
+  if (given && token.expiresAt !== undefined && token.expiresAt <= now) {
+    throw new AuthError(`the given token expired at ${isoTime(token.expiresAt) ?? 'an unreadable time'}`, {
+      hint: 'get a new one',
+    });
+  }
+  if (given && check) await proveGivenToken(inv);
+  const verified = !given || check;
   const status = {
     tenant: creds.origin,
     profile: creds.profileName ?? null,
     client_id: creds.auth.kind === 'client' ? creds.auth.clientId : null,
+    credential: credentialText(creds),
     token_url: creds.auth.kind === 'client' ? creds.auth.tokenUrl : null,
     audience: creds.auth.kind === 'client' ? creds.auth.audience : null,
+    sources: {
+      tenant: creds.sources.tenant,
+      client_id: creds.sources.client ?? null,
+      credential: creds.sources.credential,
+      token_url: creds.sources.tokenUrl ?? null,
+      audience: creds.sources.audience ?? null,
+    },
     token_source: token.source,
-    expires_at: token.expiresAt === undefined ? null : new Date(token.expiresAt).toISOString(),
+    checked: check,
+    expires_at: isoTime(token.expiresAt),
     scopes: token.scopes,
   };
-  const minutes =
-    token.expiresAt === undefined ? undefined : Math.round((token.expiresAt - inv.ctx.clock.now()) / 60_000);
-  await inv.out.one(status, () => ({
-    kind: 'detail',
-    title: `Authenticated to ${status.tenant}`,
-    rows: [
-      ['profile', cell(status.profile ?? '(none: flags or environment)')],
-      ['client id', cell(status.client_id ?? '(bearer token given)')],
-      ['token', cell(`from the ${status.token_source}`)],
+  const minutes = status.expires_at === null ? undefined : Math.round(((token.expiresAt ?? now) - now) / 60_000);
+  const from = (source: string | null) => (source === null || source === 'default' ? '' : `  (${source})`);
+  await inv.out.one(status, (): DetailTable => {
+    const rows: DetailTable['rows'] = [
+      ['tenant', cell(`${status.tenant}${from(status.sources.tenant)}`)],
+      ['profile', cell(status.profile ?? '(none)')],
+      [
+        'client id',
+        cell(
+          status.client_id === null ? '(bearer token given)' : `${status.client_id}${from(status.sources.client_id)}`,
+        ),
+      ],
+      ['credential', cell(`${status.credential}${from(status.sources.credential)}`)],
+    ];
+    if (status.token_url !== null) {
+      rows.push(['token service', cell(`${status.token_url}${from(status.sources.token_url)}`)]);
+    }
+    rows.push(
+      [
+        'token',
+        cell(given ? (check ? 'given, accepted by the interface' : 'given') : `from the ${status.token_source}`),
+      ],
       ['expires', cell(status.expires_at === null ? 'unknown' : `${status.expires_at} (in ${minutes} min)`)],
       ['scopes', cell(status.scopes.length ? `(${status.scopes.length}) ${status.scopes.join(' ')}` : '(none)')],
-    ],
-  }));
+    );
+    return {
+      kind: 'detail',
+      title: verified ? `Authenticated to ${status.tenant}` : `Token for ${status.tenant}`,
+      ...(verified ? {} : { note: '(not checked with the service: --check asks it)' }),
+      rows,
+    };
+  });
 }

@@ -103,24 +103,23 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
       `the correlation id is ${correlationId.length} characters; the tenant logs only the first ${CORRELATION_ID_LOGGED}: ${correlationId.slice(0, CORRELATION_ID_LOGGED)}`,
     );
   }
-  let deleted = true;
+  let result: DeleteUserResult;
+  const base = { connection_id: opts.connectionId, email: opts.email };
   try {
-    await deleteConnectionUser(inv.services.api(), opts.connectionId, opts.email, correlationId);
+    const status = await deleteConnectionUser(inv.services.api(), opts.connectionId, opts.email, correlationId);
+    result = { ...base, outcome: 'gone', status, correlation_id: correlationId };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     // A failed delete can be found in the logs too.
     if (!(opts.ifExists && isUserNotFound(err))) throw err.addHint(`correlation id ${correlationId}`);
-    deleted = false;
+    result = { ...base, outcome: 'not_found', status: err.status ?? 404, correlation_id: correlationId };
   }
-  const result: DeleteUserResult = {
-    deleted,
-    connection_id: opts.connectionId,
-    email: opts.email,
-    correlation_id: correlationId,
-  };
-  const who = `${neutralize(opts.email)} ${deleted ? 'from' : 'in'} connection ${neutralize(opts.connectionId)}`;
+  const where = `connection ${neutralize(opts.connectionId)}`;
   await inv.out.result(result, {
-    text: deleted ? `Deleted ${who}\n` : `No change: no user ${who}\n`,
+    text:
+      result.outcome === 'gone'
+        ? `No user ${neutralize(opts.email)} remains in ${where}\n`
+        : `No change: no user ${neutralize(opts.email)} in ${where}\n`,
     notices: [`Correlation id: ${correlationId}`],
   });
 }

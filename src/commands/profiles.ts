@@ -1,8 +1,12 @@
+import { resolve } from 'node:path';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
+import type { AssertionAlgorithm, ClientCredential } from '../config/credentials.js';
+import { readPrivateKey } from '../config/private-key.js';
 import {
   deleteProfile,
   type Profile,
+  profileNamed,
   readProfiles,
   saveProfile,
   setCurrentProfile,
@@ -33,9 +37,10 @@ export function registerProfilesCommands(program: SvcadmCommand, host: Host): vo
     .environment([STORE_ENV, COLOUR_ENV])
     .addHelpText(
       'after',
-      `\nUses the global --domain, --client-id, --client-secret, --auth-url and --audience options.\nWithout a secret, it is asked for (hidden) on a terminal.${examples(
+      `\nUses the global --domain, --client-id, --client-secret, --client-assertion-key, --client-assertion-alg,\n--auth-url and --audience options. Without a secret or a key, the secret is asked for (hidden) on a terminal.\nA private key is stored as its path, never its contents, and must be readable only by you (chmod 600).${examples(
         'svcadm profiles add prod --domain tenant.example.com --client-id abc123',
         'printf %s "$SECRET" | svcadm profiles add ci --domain tenant.example.com --client-id abc123 --client-secret-stdin',
+        'svcadm profiles add prod --domain tenant.example.com --client-id abc123 --client-assertion-key ~/.ssh/svcadm.pem',
       )}`,
     )
     .action(host.action<[string], AddOptions>((inv, [name], opts) => runProfilesAdd(inv, name, opts)));
@@ -92,19 +97,38 @@ async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
   );
 }
 
+/** The private key given for a profile, by absolute path, checked to be a private PEM key now. */
+function assertionKey(inv: Invocation, opts: AddOptions): { keyFile: string; algorithm: AssertionAlgorithm } {
+  const { clientAssertionKey, clientAssertionAlg, clientSecret } = inv.globals.credentials;
+  if (clientAssertionKey === undefined) throw new Error('no key given');
+  if (clientSecret !== undefined || opts.clientSecretStdin) {
+    throw new UsageError('give a client secret or a private key (--client-assertion-key), not both');
+  }
+  const keyFile = resolve(clientAssertionKey);
+  readPrivateKey(keyFile);
+  return { keyFile, algorithm: (clientAssertionAlg as AssertionAlgorithm | undefined) ?? 'RS256' };
+}
+
 export async function runProfilesAdd(inv: Invocation, rawName: string, opts: AddOptions): Promise<void> {
   const name = validateProfileName(rawName);
-  const { domain, clientId, authUrl, audience } = inv.globals.credentials;
+  const { domain, clientId, authUrl, audience, clientAssertionKey } = inv.globals.credentials;
   if (domain === undefined) throw new UsageError('profiles add needs --domain');
   if (clientId === undefined || clientId.trim() === '') throw new UsageError('profiles add needs --client-id');
   const origin = parseOrigin(domain);
   const authOrigin = authUrl === undefined ? undefined : parseOrigin(authUrl, '--auth-url');
-  const secret = await readSecret(inv, opts);
-  if (secret.trim() === '') throw new UsageError('the client secret is empty');
+  let credential: ClientCredential;
+  if (clientAssertionKey !== undefined) credential = { kind: 'assertion', ...assertionKey(inv, opts) };
+  else {
+    const secret = await readSecret(inv, opts);
+    if (secret.trim() === '') throw new UsageError('the client secret is empty');
+    credential = { kind: 'secret', secret };
+  }
   const profile: Profile = {
     domain: origin,
     clientId: clientId.trim(),
-    clientSecret: secret,
+    ...(credential.kind === 'secret'
+      ? { clientSecret: credential.secret }
+      : { clientAssertionKey: credential.keyFile, clientAssertionAlg: credential.algorithm }),
     ...(authOrigin ? { authUrl: authOrigin } : {}),
     ...(audience ? { audience } : {}),
   };
@@ -113,7 +137,7 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
     const tokens = inv.services.clientTokens({
       kind: 'client',
       clientId: profile.clientId,
-      clientSecret: secret,
+      credential,
       tokenUrl: `${authOrigin ?? origin}/oauth/token/`,
       audience: audience ?? `${origin}/api/v2/`,
     });
@@ -124,7 +148,7 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
   await saveProfile(dir, name, profile, opts.use === true);
   const current = readProfiles(dir).current === name;
   inv.io.notice(
-    `${before.profiles[name] ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
+    `${profileNamed(before, name) ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
   );
 }
 
@@ -135,6 +159,12 @@ function profileSummary(name: string, profile: Profile, current: string | undefi
     domain: profile.domain,
     client_id: profile.clientId,
     client_secret: profile.clientSecret ? 'stored' : 'none',
+    ...(profile.clientAssertionKey
+      ? {
+          client_assertion_key: profile.clientAssertionKey,
+          client_assertion_alg: profile.clientAssertionAlg ?? 'RS256',
+        }
+      : {}),
     auth_url: profile.authUrl ?? profile.domain,
     audience: profile.audience ?? `${profile.domain}/api/v2/`,
   };
@@ -157,7 +187,7 @@ export async function runProfilesList(inv: Invocation): Promise<void> {
 
 function requireProfile(inv: Invocation, name: string): Profile {
   const store = readProfiles(inv.services.configDir);
-  const profile = store.profiles[name];
+  const profile = profileNamed(store, name);
   if (!profile) {
     const known = Object.keys(store.profiles);
     throw new UsageError(
@@ -186,7 +216,9 @@ export async function runProfilesShow(inv: Invocation, name: string | undefined)
     rows: [
       ['domain', cell(summary.domain)],
       ['client id', cell(summary.client_id)],
-      ['client secret', cell(summary.client_secret === 'stored' ? '(stored, not shown)' : '(none)')],
+      summary.client_assertion_key
+        ? ['private key', cell(`${summary.client_assertion_key} (${summary.client_assertion_alg})`)]
+        : ['client secret', cell(summary.client_secret === 'stored' ? '(stored, not shown)' : '(none)')],
       ['token service', cell(summary.auth_url)],
       ['audience', cell(summary.audience)],
     ],

@@ -1,35 +1,78 @@
 import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { CredentialFlags } from '../global-options.js';
-import { type Profile, readProfiles } from './profile-store.js';
+import { type Profile, profileNamed, readProfiles } from './profile-store.js';
 import { parseOrigin } from './tenant.js';
+
+/** Algorithms a private-key client may sign its assertions with (the vendor's: RS256, RS384, PS256). */
+export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'PS256'] as const;
+export type AssertionAlgorithm = (typeof ASSERTION_ALGORITHMS)[number];
+
+/** How a client proves itself to the token service: a shared secret, or a JWT signed with its private key. */
+export type ClientCredential =
+  | { kind: 'secret'; secret: string }
+  | { kind: 'assertion'; keyFile: string; algorithm: AssertionAlgorithm };
 
 export type AuthMethod =
   | { kind: 'token'; token: string }
-  | { kind: 'client'; clientId: string; clientSecret: string; tokenUrl: string; audience: string };
+  | { kind: 'client'; clientId: string; credential: ClientCredential; tokenUrl: string; audience: string };
+
+/** Where a value came from: a flag, the environment, a saved profile, or the default. */
+export type ValueSource = 'flag' | 'environment' | `profile ${string}` | 'default';
 
 export interface Credentials {
   /** `https://tenant.example.com` */
   origin: string;
   /** `https://tenant.example.com/api/v2` */
   apiBase: string;
+  /** The profile whose values are in use, if any. */
   profileName: string | undefined;
   auth: AuthMethod;
+  /** Where each value in use came from (`auth status`, and the hints of authentication errors). */
+  sources: {
+    tenant: ValueSource;
+    client?: ValueSource;
+    /** The secret, the private key, or the given token. */
+    credential: ValueSource;
+    tokenUrl?: ValueSource;
+    audience?: ValueSource;
+  };
+  /** Credential variables that were set but not used, because a named profile is taken as a unit. */
+  ignoredVariables: string[];
 }
 
-const ADD_PROFILE_HINT =
+export const ADD_PROFILE_HINT =
   'run `svcadm profiles add <name> --domain <tenant> --client-id <id>`, or set SVCADM_DOMAIN, SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET';
+
+/** The environment variables that stand in for the credential flags. */
+const VARIABLES = {
+  domain: 'SVCADM_DOMAIN',
+  clientId: 'SVCADM_CLIENT_ID',
+  clientSecret: 'SVCADM_CLIENT_SECRET',
+  clientAssertionKey: 'SVCADM_CLIENT_ASSERTION_KEY',
+  clientAssertionAlg: 'SVCADM_CLIENT_ASSERTION_ALG',
+  token: 'SVCADM_TOKEN',
+  authUrl: 'SVCADM_AUTH_URL',
+  audience: 'SVCADM_AUDIENCE',
+} as const satisfies Record<string, string>;
+
+type Field = keyof typeof VARIABLES;
+
+interface Sourced<T> {
+  value: T;
+  source: ValueSource;
+}
 
 /** Picks the profile a command runs with: -p, SVCADM_PROFILE, else the current one. */
 export function selectProfile(
   opts: CredentialFlags,
   env: Env,
   dir: string,
-): { name: string | undefined; profile: Profile | undefined } {
+): { name: string | undefined; profile: Profile | undefined; named: boolean } {
   const explicit = opts.profile ?? env.SVCADM_PROFILE;
   const store = readProfiles(dir);
   if (explicit !== undefined && explicit !== '') {
-    const profile = store.profiles[explicit];
+    const profile = profileNamed(store, explicit);
     if (!profile) {
       const known = Object.keys(store.profiles);
       throw new UsageError(
@@ -37,63 +80,10 @@ export function selectProfile(
         known.length ? `known profiles: ${known.join(', ')}` : ADD_PROFILE_HINT,
       );
     }
-    return { name: explicit, profile };
+    return { name: explicit, profile, named: true };
   }
   const name = store.current;
-  return { name, profile: name === undefined ? undefined : store.profiles[name] };
-}
-
-/**
- * Resolves tenant and credentials, field by field: flag > environment > selected profile > current profile.
- * A profile's client credentials are used only for that profile's own tenant, so a secret never goes to a domain
- * it was not saved for.
- */
-export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string): Credentials {
-  const pick = (flag: string | undefined, envName: string): string | undefined => {
-    if (flag !== undefined) return flag;
-    const value = env[envName];
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const { name, profile } = selectProfile(opts, env, dir);
-
-  const domainInput = pick(opts.domain, 'SVCADM_DOMAIN') ?? profile?.domain;
-  if (domainInput === undefined) throw new AuthError('no tenant configured', { hint: ADD_PROFILE_HINT });
-  const origin = parseOrigin(domainInput, opts.domain !== undefined ? '--domain' : 'tenant domain');
-  const apiBase = `${origin}/api/v2`;
-  const profileApplies = profile !== undefined && safeOrigin(profile.domain) === origin;
-  const fromProfile = profileApplies ? profile : undefined;
-
-  const token = pick(opts.token, 'SVCADM_TOKEN');
-  if (token !== undefined) {
-    if (token.trim() === '') throw new UsageError('the access token is empty');
-    return {
-      origin,
-      apiBase,
-      profileName: fromProfile ? name : undefined,
-      auth: { kind: 'token', token: token.trim() },
-    };
-  }
-
-  const clientId = pick(opts.clientId, 'SVCADM_CLIENT_ID') ?? fromProfile?.clientId;
-  if (clientId === undefined) {
-    throw new AuthError(`no credentials configured for ${origin}`, { hint: ADD_PROFILE_HINT });
-  }
-  const secretFromProfile = fromProfile && fromProfile.clientId === clientId ? fromProfile.clientSecret : undefined;
-  const clientSecret = pick(opts.clientSecret, 'SVCADM_CLIENT_SECRET') ?? secretFromProfile;
-  if (clientSecret === undefined || clientSecret === '') {
-    throw new AuthError(`no client secret for client ${clientId} on ${origin}`, {
-      hint: 'set SVCADM_CLIENT_SECRET, or save it with `svcadm profiles add <name> … --client-secret-stdin`',
-    });
-  }
-  const authInput = pick(opts.authUrl, 'SVCADM_AUTH_URL') ?? fromProfile?.authUrl;
-  const authOrigin = authInput === undefined ? origin : parseOrigin(authInput, '--auth-url');
-  const audience = pick(opts.audience, 'SVCADM_AUDIENCE') ?? fromProfile?.audience ?? `${apiBase}/`;
-  return {
-    origin,
-    apiBase,
-    profileName: fromProfile ? name : undefined,
-    auth: { kind: 'client', clientId, clientSecret, tokenUrl: `${authOrigin}/oauth/token/`, audience },
-  };
+  return { name, profile: name === undefined ? undefined : profileNamed(store, name), named: false };
 }
 
 function safeOrigin(domain: string): string | undefined {
@@ -102,4 +92,123 @@ function safeOrigin(domain: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function parseAlgorithm(text: string, source: ValueSource): AssertionAlgorithm {
+  const found = ASSERTION_ALGORITHMS.find((alg) => alg === text.trim().toUpperCase());
+  if (!found) {
+    const what =
+      source === 'flag'
+        ? '--client-assertion-alg'
+        : source === 'environment'
+          ? VARIABLES.clientAssertionAlg
+          : `the algorithm of ${source}`;
+    throw new UsageError(`${what} must be one of ${ASSERTION_ALGORITHMS.join(', ')}, got '${text}'`);
+  }
+  return found;
+}
+
+/**
+ * Resolves tenant and credentials (cli.md, revised precedence): flags win; then a profile named with -p or
+ * SVCADM_PROFILE, taken as a unit (the credential variables are ignored, and reported); then the environment; then the
+ * current profile. A profile's secret or key is used only with that profile's own tenant, client and token service.
+ */
+export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string): Credentials {
+  const { name, profile, named } = selectProfile(opts, env, dir);
+  const fromEnv = (field: Field): string | undefined => {
+    const value = env[VARIABLES[field]];
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const ignoredVariables = named ? Object.values(VARIABLES).filter((v) => (env[v] ?? '') !== '') : [];
+  const profileSource: ValueSource = `profile ${name ?? ''}`;
+  /** A flag, else (unless a profile is named) the variable. */
+  const given = (field: Field): Sourced<string> | undefined => {
+    const flag = opts[field as keyof CredentialFlags];
+    if (flag !== undefined) return { value: flag, source: 'flag' };
+    const variable = named ? undefined : fromEnv(field);
+    return variable === undefined ? undefined : { value: variable, source: 'environment' };
+  };
+  const fromProfile = (value: string | undefined): Sourced<string> | undefined =>
+    value === undefined ? undefined : { value, source: profileSource };
+
+  const domain = given('domain') ?? fromProfile(profile?.domain);
+  if (domain === undefined) throw new AuthError('no tenant configured', { hint: ADD_PROFILE_HINT });
+  const origin = parseOrigin(domain.value, domain.source === 'flag' ? '--domain' : 'tenant domain');
+  const apiBase = `${origin}/api/v2`;
+  // The profile speaks for this tenant only: a domain from elsewhere leaves its client and secret out.
+  const applies = profile !== undefined && safeOrigin(profile.domain) === origin ? profile : undefined;
+  const base = { origin, apiBase, ignoredVariables };
+
+  const token = given('token');
+  if (token !== undefined) {
+    if (token.value.trim() === '') throw new UsageError('the access token is empty');
+    return {
+      ...base,
+      profileName: applies && domain.source === profileSource ? name : undefined,
+      auth: { kind: 'token', token: token.value.trim() },
+      sources: { tenant: domain.source, credential: token.source },
+    };
+  }
+
+  const clientId = given('clientId') ?? fromProfile(applies?.clientId);
+  if (clientId === undefined) {
+    throw new AuthError(`no credentials configured for ${origin}`, { hint: ADD_PROFILE_HINT });
+  }
+  const authInput = given('authUrl') ?? fromProfile(applies?.authUrl);
+  const authOrigin = authInput === undefined ? origin : parseOrigin(authInput.value, '--auth-url');
+  const ownTokenService = applies ? safeOrigin(applies.authUrl ?? applies.domain) : undefined;
+  // A profile's secret goes only to that profile's own token service, for its own client.
+  const profileCredential =
+    applies && applies.clientId === clientId.value && ownTokenService === authOrigin ? applies : undefined;
+  const credential = chooseCredential(given, profileCredential, profileSource);
+  if (credential === undefined) {
+    throw new AuthError(`no client secret for client ${clientId.value} on ${origin}`, {
+      hint: 'set SVCADM_CLIENT_SECRET, or save it with `svcadm profiles add <name> … --client-secret-stdin`',
+    });
+  }
+  const audience = given('audience') ?? fromProfile(applies?.audience);
+  const usesProfile = [domain, clientId, credential].some((v) => v.source === profileSource);
+  return {
+    ...base,
+    profileName: usesProfile ? name : undefined,
+    auth: {
+      kind: 'client',
+      clientId: clientId.value,
+      credential: credential.value,
+      tokenUrl: `${authOrigin}/oauth/token/`,
+      audience: audience?.value ?? `${apiBase}/`,
+    },
+    sources: {
+      tenant: domain.source,
+      client: clientId.source,
+      credential: credential.source,
+      tokenUrl: authInput?.source ?? 'default',
+      audience: audience?.source ?? 'default',
+    },
+  };
+}
+
+/** The secret or the private key, as a unit from the first place that has either: flags, variables, the profile. */
+function chooseCredential(
+  given: (field: Field) => Sourced<string> | undefined,
+  profile: Profile | undefined,
+  profileSource: ValueSource,
+): Sourced<ClientCredential> | undefined {
+  const secret = given('clientSecret');
+  const key = given('clientAssertionKey');
+  for (const source of ['flag', 'environment'] as const) {
+    if (secret?.source === source && secret.value !== '')
+      return { value: { kind: 'secret', secret: secret.value }, source };
+    if (key?.source === source) {
+      const alg = given('clientAssertionAlg');
+      const algorithm = alg === undefined ? 'RS256' : parseAlgorithm(alg.value, alg.source);
+      return { value: { kind: 'assertion', keyFile: key.value, algorithm }, source };
+    }
+  }
+  if (profile?.clientAssertionKey !== undefined) {
+    const algorithm = parseAlgorithm(profile.clientAssertionAlg ?? 'RS256', profileSource);
+    return { value: { kind: 'assertion', keyFile: profile.clientAssertionKey, algorithm }, source: profileSource };
+  }
+  if (profile?.clientSecret) return { value: { kind: 'secret', secret: profile.clientSecret }, source: profileSource };
+  return undefined;
 }

@@ -6,6 +6,9 @@ export interface Profile {
   domain: string;
   clientId: string;
   clientSecret?: string;
+  /** Path of the client's private key (PEM, mode 0600): the key itself is never stored here. */
+  clientAssertionKey?: string;
+  clientAssertionAlg?: string;
   authUrl?: string;
   audience?: string;
 }
@@ -24,6 +27,11 @@ export function validateProfileName(name: string): string {
   return name;
 }
 
+/** The profile called `name`, looked up as an own key (`toString` or `__proto__` are not profiles). */
+export function profileNamed(store: ProfileFile, name: string): Profile | undefined {
+  return Object.hasOwn(store.profiles, name) ? store.profiles[name] : undefined;
+}
+
 /**
  * Reads the store with a plain JSON read: every command needs it, and loading conf costs more than the rest of a
  * command (see README, design notes). Writes go through conf.
@@ -34,7 +42,7 @@ export function readProfiles(dir: string): ProfileFile {
   if (!isRecord(raw) || (raw.profiles !== undefined && !isRecord(raw.profiles))) {
     throw new UsageError(`${profilesFile(dir)} is not a svcadm profile store`, 'repair or delete the file');
   }
-  const profiles: Record<string, Profile> = {};
+  const profiles: Record<string, Profile> = Object.create(null);
   for (const [name, value] of Object.entries(raw.profiles ?? {})) {
     if (isRecord(value) && typeof value.domain === 'string' && typeof value.clientId === 'string') {
       profiles[name] = value as unknown as Profile;

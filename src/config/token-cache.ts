@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ensurePrivateDir, tokenCacheFile } from './paths.js';
 import { isRecord, readJsonFile, writePrivateFile } from './private-file.js';
 
@@ -7,7 +6,7 @@ export interface CachedToken {
   /** Milliseconds since the epoch. */
   expiresAt: number;
   scope?: string;
-  /** Which secret obtained the token (a one-way hash): a token is not reused once the secret changes. */
+  /** Which secret or key obtained the token (a one-way hash): a token is not reused once it changes. */
   secretCheck?: string;
 }
 
@@ -16,11 +15,6 @@ export const EXPIRY_MARGIN_MS = 60_000;
 
 export function tokenCacheKey(tokenUrl: string, clientId: string, audience: string): string {
   return `${tokenUrl} ${clientId} ${audience}`;
-}
-
-/** A one-way check of the client secret, salted with the cache key; the secret itself is never stored here. */
-export function secretCheck(key: string, clientSecret: string): string {
-  return createHash('sha256').update(`svcadm token cache\0${key}\0${clientSecret}`).digest('base64url');
 }
 
 function readAll(dir: string): Record<string, CachedToken> {

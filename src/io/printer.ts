@@ -1,5 +1,4 @@
 import type { PagerPage } from '../api/pagers.js';
-import { hintFor } from '../cli/hints.js';
 import { CliError } from '../errors.js';
 import type { Globals, OutputFormat } from '../global-options.js';
 import { jsonDocument, jsonLine } from '../render/json.js';
@@ -175,7 +174,7 @@ export function reportFailure(
   const known = err instanceof CliError;
   if (view?.debug && err instanceof Error && !known) stderr.write(`${err.stack ?? err.message}\n`);
   const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
-  const hint = known ? hintFor(err) : BUG_HINT;
+  const hint = known ? err.hint : BUG_HINT;
   const json = view?.formatChosen === true && view.format !== 'table';
   if (json && !(known && err.kind === 'interrupted')) {
     const envelope = {

@@ -6,7 +6,7 @@ import { EVENT_TYPES, suggestEventTypes } from '../../src/api/event-types.js';
 import { type EventsApi, payloadJson, payloadOf, subscribeEvents, type TailItem } from '../../src/api/events.js';
 import type { StreamResponse } from '../../src/api/http.js';
 import { reconnectDelayMs } from '../../src/api/retry.js';
-import { hintFor } from '../../src/cli/hints.js';
+import { refineError } from '../../src/cli/hints.js';
 import { parseEventTypes, parseSince } from '../../src/commands/events.js';
 import { AuthError, CliError, exitCodeFor } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
@@ -176,7 +176,7 @@ describe('subscribeEvents', () => {
     ]);
     expect(api.calls[1]?.url.searchParams.get('from')).toBe('b');
     expect(exitCodeFor(error)).toBe(8);
-    expect(hintFor(error)).toContain('--since');
+    expect((refineError(error, {}) as CliError).hint).toContain('--since');
   });
 
   it('waits at least Retry-After on a 429 and treats 400 as fatal', async () => {
@@ -197,7 +197,7 @@ describe('subscribeEvents', () => {
     const { waits, error } = await collect(api, { maxReconnects: 5, from: 'zzz' });
     expect(waits).toEqual([3000]);
     expect(exitCodeFor(error)).toBe(8);
-    expect(hintFor(error)).toContain('--from');
+    expect((refineError(error, {}) as CliError).hint).toContain('--from');
   });
 
   it('lets an authentication failure through at once', async () => {

@@ -110,7 +110,7 @@ describe('connections delete-user --yes', () => {
     expect(sent[0]?.cid).toMatch(UUID);
     expect(r).toEqual({
       code: 0,
-      stdout: `Deleted bob+ci@example.com from connection ${db()}\n`,
+      stdout: `No user bob+ci@example.com remains in connection ${db()}\n`,
       stderr: `Correlation id: ${sent[0]?.cid}\n`,
     });
     // It is gone: a second delete finds no user.
@@ -128,7 +128,7 @@ describe('connections delete-user --yes', () => {
     expect(r).toEqual({
       code: 0,
       stderr: '',
-      stdout: `{\n  "deleted": true,\n  "connection_id": "${db()}",\n  "email": "o'neil@example.com",\n  "correlation_id": "ci-run-42"\n}\n`,
+      stdout: `{\n  "connection_id": "${db()}",\n  "email": "o'neil@example.com",\n  "outcome": "gone",\n  "status": 204,\n  "correlation_id": "ci-run-42"\n}\n`,
     });
     expect(await deletes()).toMatchObject([{ email: "o'neil@example.com", cid: 'ci-run-42', status: 204 }]);
   });
@@ -140,7 +140,7 @@ describe('connections delete-user --yes', () => {
     expect(r).toEqual({
       code: 0,
       stderr: '',
-      stdout: `{"deleted":true,"connection_id":"${db()}","email":"alice@example.com","correlation_id":"c1"}\n`,
+      stdout: `{"connection_id":"${db()}","email":"alice@example.com","outcome":"gone","status":204,"correlation_id":"c1"}\n`,
     });
   });
 
@@ -148,7 +148,7 @@ describe('connections delete-user --yes', () => {
     const email = "x+y&z=1%41#?/!*'()~@example.com";
     const r = await runCli([...del(db(), email, '--yes', '--if-exists'), '-o', 'json'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ deleted: false, email });
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'not_found', status: 404, email });
     const [sent] = await deletes();
     expect(sent?.email).toBe(email);
     // encodeURIComponent's output; Node's URL may further escape a quote as %27, which decodes the same.
@@ -193,9 +193,10 @@ describe('connections delete-user --yes', () => {
     );
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({
-      deleted: false,
       connection_id: db(),
       email: 'ghost@example.com',
+      outcome: 'not_found',
+      status: 404,
       correlation_id: 'g2',
     });
   });
@@ -283,7 +284,7 @@ describe('connections delete-user on a terminal', () => {
       expect(r).toEqual({
         code: 0,
         asked: true,
-        stdout: `Deleted bob+ci@example.com from connection ${db()}\n`,
+        stdout: `No user bob+ci@example.com remains in connection ${db()}\n`,
         stderr: `${question('bob+ci@example.com')}Correlation id: p1\n`,
       });
       expect(await deletes()).toMatchObject([{ email: 'bob+ci@example.com', status: 204 }]);

@@ -104,11 +104,11 @@ describe('policies get', () => {
     );
   });
 
-  it('exits 3 when the client credentials are refused, with the service description', async () => {
+  it('exits 3 when the client credentials are refused, naming where they came from', async () => {
     const r = await runCli(['policies', 'get', redirectId()], { env: { ...env, SVCADM_CLIENT_SECRET: 'wrong' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(
-      'svcadm: token request refused: Unauthorized — check the client id, secret and audience (`svcadm profiles show`)\n',
+      'svcadm: token request refused: Unauthorized — check SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET\n',
     );
   });
 

@@ -58,7 +58,7 @@ describe('profiles', () => {
     const r = await add('bad', [], 'wrong-secret');
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(
-      'svcadm: token request refused: Unauthorized — check the client id, secret and audience (`svcadm profiles show`)\n',
+      'svcadm: token request refused: Unauthorized — check the client id, secret (or private key) and audience you gave\n',
     );
     expect((await runCli(['profiles', 'list', '-o', 'json'], { env })).stdout).toBe('[]\n');
   });

@@ -1,0 +1,62 @@
+import { createHash, createPrivateKey, randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { ClientCredential } from '../config/credentials.js';
+import { readPrivateKey } from '../config/private-key.js';
+import { UsageError } from '../errors.js';
+
+/** How a client proves itself in a token request: the form fields, and a one-way check for the token cache. */
+export interface ClientProof {
+  /** Salted SHA-256 of what proves the client: a cached token is reused only with the same proof. */
+  readonly check: string;
+  /** What --debug shows of the proof. */
+  readonly traceText: string;
+  fields(): Promise<Record<string, string>>;
+}
+
+export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/** An assertion is good for a minute: enough for one token request, useless if it leaks. */
+const ASSERTION_LIFETIME_S = 60;
+
+function oneWay(salt: string, secret: string): string {
+  return createHash('sha256').update(`svcadm token cache\0${salt}\0${secret}`).digest('base64url');
+}
+
+export function clientProof(
+  credential: ClientCredential,
+  client: { clientId: string; tokenUrl: string; cacheKey: string },
+  clock: Clock,
+): ClientProof {
+  if (credential.kind === 'secret') {
+    return {
+      check: oneWay(client.cacheKey, credential.secret),
+      traceText: 'client_secret=[redacted]',
+      fields: async () => ({ client_secret: credential.secret }),
+    };
+  }
+  const pem = readPrivateKey(credential.keyFile);
+  return {
+    check: oneWay(client.cacheKey, `private key\0${pem}`),
+    traceText: `client_assertion=[signed ${credential.algorithm} with ${credential.keyFile}]`,
+    async fields() {
+      // jose loads only here: most runs use a secret or a cached token.
+      const { SignJWT } = await import('jose');
+      let key: ReturnType<typeof createPrivateKey>;
+      try {
+        key = createPrivateKey(pem);
+      } catch (err) {
+        throw new UsageError(`cannot use the private key ${credential.keyFile}: ${(err as Error).message}`);
+      }
+      const now = Math.floor(clock.now() / 1000);
+      const assertion = await new SignJWT({})
+        .setProtectedHeader({ alg: credential.algorithm, typ: 'JWT' })
+        .setIssuer(client.clientId)
+        .setSubject(client.clientId)
+        .setAudience(client.tokenUrl)
+        .setJti(randomUUID())
+        .setIssuedAt(now)
+        .setExpirationTime(now + ASSERTION_LIFETIME_S)
+        .sign(key);
+      return { client_assertion_type: ASSERTION_TYPE, client_assertion: assertion };
+    },
+  };
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
+import { startLoopback } from '../helpers/loopback-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let emu: TestEmulator;
+let dir: string;
+
+withFileEmulator((e, configDir) => {
+  emu = e;
+  dir = configDir;
+});
+
+/** The admin client exported in the shell, as a CI job or an earlier `export` leaves it. */
+const adminEnv = () => ({ SVCADM_CONFIG_DIR: dir, ...emu.env });
+
+async function addProfile(name: string, client: 'admin' | 'readOnly', extra: string[] = []) {
+  const c = emu[client];
+  const r = await runCli(
+    ['profiles', 'add', name, '--domain', emu.url, '--client-id', c.clientId, '--client-secret-stdin', ...extra],
+    { env: { SVCADM_CONFIG_DIR: dir }, stdin: c.clientSecret },
+  );
+  expect(r.code, r.stderr).toBe(0);
+}
+
+async function tokenRequestClients(): Promise<Array<string | undefined>> {
+  const { requests } = await emu.requests();
+  return requests.filter((r) => r.kind === 'token').map((r) => r.token?.client_id);
+}
+
+describe('a named profile is a unit (cli.md, revised precedence)', () => {
+  it('-p ro never runs with the admin credentials a shell exported: one notice names what was ignored', async () => {
+    await addProfile('ro', 'readOnly', ['--no-verify']);
+    await emu.clearRequests();
+    const r = await runCli(
+      [
+        '-p',
+        'ro',
+        'connections',
+        'delete-user',
+        emu.fixtures.databaseConnectionId,
+        '--email',
+        'alice@example.com',
+        '--yes',
+      ],
+      { env: adminEnv() },
+    );
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      "Using profile 'ro' as a whole: ignoring SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET from the environment.\n" +
+        "svcadm: forbidden: Insufficient scope, expected any of: delete:users — grant the scope delete:users to the client in the tenant's settings; correlation id " +
+        /correlation id (\S+)/.exec(r.stderr)?.[1] +
+        '\n',
+    );
+    expect(await tokenRequestClients()).toEqual([emu.readOnly.clientId]);
+  });
+
+  it('SVCADM_PROFILE names a profile the same way', async () => {
+    await addProfile('ro', 'readOnly');
+    const r = await runCli(['auth', 'status', '-o', 'json'], { env: { ...adminEnv(), SVCADM_PROFILE: 'ro' } });
+    expect(r.code).toBe(0);
+    const status = JSON.parse(r.stdout);
+    expect(status).toMatchObject({
+      profile: 'ro',
+      client_id: emu.readOnly.clientId,
+      sources: { tenant: 'profile ro', client_id: 'profile ro', credential: 'profile ro' },
+    });
+    expect(r.stderr).toContain("Using profile 'ro' as a whole: ignoring SVCADM_DOMAIN, SVCADM_CLIENT_ID");
+  });
+
+  it('flags still win over a named profile', async () => {
+    await addProfile('ro', 'readOnly');
+    const r = await runCli(['-p', 'ro', 'auth', 'status', '--client-id', emu.admin.clientId, '-q'], {
+      env: { SVCADM_CONFIG_DIR: dir, SVCADM_CLIENT_SECRET: emu.admin.clientSecret },
+    });
+    // The admin client is a flag; its secret was only in the environment, which a named profile shuts out; the
+    // profile's own secret belongs to another client.
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      `svcadm: no client secret for client ${emu.admin.clientId} on ${emu.url} — set SVCADM_CLIENT_SECRET, or save it with \`svcadm profiles add <name> … --client-secret-stdin\`\n`,
+    );
+  });
+
+  it('without a named profile, the environment wins over the current profile, field by field', async () => {
+    await addProfile('ro', 'readOnly');
+    const r = await runCli(['auth', 'status', '-o', 'json'], { env: adminEnv() });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      profile: null,
+      client_id: emu.admin.clientId,
+      sources: { tenant: 'environment', client_id: 'environment', credential: 'environment' },
+    });
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe("a profile's secret goes only to its own token service (cli.md)", () => {
+  it('SVCADM_AUTH_URL pointing elsewhere leaves the current profile secret unused: exit 3, nothing sent there', async () => {
+    await addProfile('local', 'admin');
+    const elsewhere = await startLoopback([(_req, res) => res.writeHead(500).end()]);
+    try {
+      const r = await runCli(['policies', 'get', 'rlp_x'], {
+        env: { SVCADM_CONFIG_DIR: dir, SVCADM_AUTH_URL: elsewhere.url },
+      });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toBe(
+        `svcadm: no client secret for client ${emu.admin.clientId} on ${emu.url} — set SVCADM_CLIENT_SECRET, or save it with \`svcadm profiles add <name> … --client-secret-stdin\`\n`,
+      );
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('--auth-url pointing elsewhere leaves a named profile secret unused', async () => {
+    await addProfile('local', 'admin');
+    const elsewhere = await startLoopback([(_req, res) => res.writeHead(500).end()]);
+    try {
+      const r = await runCli(['-p', 'local', 'auth', 'token', '--auth-url', elsewhere.url], {
+        env: { SVCADM_CONFIG_DIR: dir },
+      });
+      expect(r.code).toBe(3);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('the same token service spelled as the profile has it is still its own', async () => {
+    await addProfile('local', 'admin');
+    const r = await runCli(['-p', 'local', 'auth', 'token', '--auth-url', emu.url], {
+      env: { SVCADM_CONFIG_DIR: dir },
+    });
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('auth status tells the truth', () => {
+  it('says where each value came from, as a table', async () => {
+    await addProfile('local', 'admin');
+    const r = await runCli(['auth', 'status', '-o', 'table'], { env: { SVCADM_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`Authenticated to ${emu.url}`);
+    expect(lines.slice(1, 6)).toEqual([
+      `tenant         ${emu.url}  (profile local)`,
+      'profile        local',
+      `client id      ${emu.admin.clientId}  (profile local)`,
+      'credential     client secret  (profile local)',
+      `token service  ${emu.url}/oauth/token/`,
+    ]);
+  });
+
+  it('refuses a given token that is not even a JWT (exit 3), where it used to say "Authenticated"', async () => {
+    const r = await runCli(['auth', 'status'], {
+      env: { SVCADM_CONFIG_DIR: dir, SVCADM_DOMAIN: emu.url, SVCADM_TOKEN: 'garbage' },
+    });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'svcadm: the given token is not a JWT (three base64url parts: header, claims, signature) — check the token given with SVCADM_TOKEN\n',
+    });
+  });
+
+  it('does not call a given JWT authenticated until --check has the interface accept it', async () => {
+    const token = await emu.token('readOnly');
+    const env = { SVCADM_CONFIG_DIR: dir, SVCADM_DOMAIN: emu.url };
+    const plain = await runCli(['auth', 'status', '--token', token, '-o', 'table'], { env });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.split('\n')[0]).toBe(`Token for ${emu.url}  (not checked with the service: --check asks it)`);
+    await emu.clearRequests();
+    const checked = await runCli(['auth', 'status', '--token', token, '--check', '-o', 'json'], { env });
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ checked: true, token_source: 'given', client_id: null });
+    expect((await emu.requests()).counters.interfaceRequests).toBe(1);
+  });
+
+  it('--check refuses a forged JWT with the interface answer (exit 3)', async () => {
+    const token = await emu.token('readOnly');
+    const [header, claims] = token.split('.');
+    const r = await runCli(['auth', 'status', '--check', '--token', `${header}.${claims}.AAAA`], {
+      env: { SVCADM_CONFIG_DIR: dir, SVCADM_DOMAIN: emu.url },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      'svcadm: authentication failed: Invalid signature received for JSON Web Token validation. — the token given with --token was refused: get a new one\n',
+    );
+  });
+
+  it('--check obtains a new token even when one is cached', async () => {
+    await addProfile('local', 'admin');
+    await emu.clearRequests();
+    const r = await runCli(['auth', 'status', '--check', '-o', 'json'], { env: { SVCADM_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ checked: true, token_source: 'token service' });
+    expect(await tokenRequestClients()).toEqual([emu.admin.clientId]);
+  });
+
+  it('auth errors name the real source of the credentials: a profile', async () => {
+    await addProfile('stale', 'admin', ['--no-verify']);
+    await emu.revokeTokens();
+    // The profile saved with --no-verify holds the right secret; make the service refuse it by asking another audience.
+    const r = await runCli(['-p', 'stale', 'auth', 'token', '--audience', 'https://elsewhere.example.com/api/v2/'], {
+      env: { SVCADM_CONFIG_DIR: dir },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(
+      'svcadm: token request refused: Service not enabled within domain: https://elsewhere.example.com/api/v2/ — check the client id and secret of profile stale and --audience (`svcadm profiles show stale`)\n',
+    );
+  });
+});
