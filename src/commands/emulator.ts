@@ -1,110 +1,91 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
+import { formatLimitValue, LIMIT_NAMES, LIMITS, type Limit, limitViolation } from '../emulator/limits.js';
+import type { EmulatorOptions } from '../emulator/options.js';
+import type { RunningEmulator } from '../emulator/server.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../global-options.js';
 import { examples, type Session } from '../session.js';
-import { parseDuration, parseIntegerOption } from '../util/duration.js';
+import { parseDuration } from '../util/duration.js';
 import { shellWord } from '../util/shell-word.js';
 
 /** The port `svcadm emulator` listens on unless told otherwise (0 picks a free one). */
-export const DEFAULT_EMULATOR_PORT = 4010;
+export const DEFAULT_EMULATOR_PORT = LIMITS.port.commandDefault;
 
-/** The options exactly as commander hands them over (strings; booleans for flags). */
+/** The options exactly as commander hands them over: strings for the limits (named after their flags), booleans. */
 export interface EmulatorFlags {
-  port?: string;
+  [attribute: string]: string | boolean | undefined;
   host?: string;
-  seed?: string;
-  users?: string;
-  permissions?: string;
-  provisionings?: string;
-  events?: string;
-  eventRate?: string;
-  latency?: string;
-  rateLimit?: string;
-  failRate?: string;
-  dropStreamsAfter?: string;
-  streamLifetime?: string;
-  maxStreams?: string;
-  heartbeat?: string;
   control?: boolean;
   logRequests?: boolean;
 }
 
-function numberOption(text: string, option: string, min: number, max: number): number {
-  const value = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new UsageError(`${option} must be a number from ${min} to ${max}, got '${text}'`);
-  }
-  return value;
+/** commander's attribute name of a flag: `--drop-streams-after` -> `dropStreamsAfter`. */
+function attributeOf(flag: string): string {
+  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-/** A bare number is milliseconds here; `2s`, `500ms`, `5m` work too. */
-function millisOption(text: string, option: string): number {
-  if (/^\d+$/.test(text.trim())) return Number(text);
-  return parseDuration(text, option);
+const FLAGGED_LIMITS = LIMIT_NAMES.flatMap((name) => {
+  const limit: Limit = LIMITS[name];
+  return limit.flag === undefined ? [] : [{ name, flag: limit.flag, limit }];
+});
+
+function placeholder(limit: Limit): string {
+  if (limit.unit === 'ms') return '<duration>';
+  if (limit.unit === 'share') return '<p>';
+  return '<n>';
+}
+
+function flagHelp(limit: Limit): string {
+  const shown = formatLimitValue(limit, limit.commandDefault ?? limit.default);
+  return `${limit.help} (default ${shown})`;
+}
+
+/** One flag's text -> its value; out of the table's bounds is a UsageError. A bare number is milliseconds for `ms`. */
+function flagValue(limit: Limit, flag: string, text: string): number {
+  const trimmed = text.trim();
+  let value = Number.NaN;
+  if (limit.unit === 'ms') value = /^\d+$/.test(trimmed) ? Number(trimmed) : parseDuration(trimmed, flag);
+  else if (limit.integer ? /^\d+$/.test(trimmed) : /^\d+(\.\d+)?$/.test(trimmed)) value = Number(trimmed);
+  if (limitViolation(limit, value) === undefined) return value;
+  const kind = limit.unit === 'ms' ? 'a duration' : limit.integer ? 'a whole number' : 'a number';
+  const range =
+    limit.max === Number.MAX_SAFE_INTEGER
+      ? `of at least ${formatLimitValue(limit, limit.min)}`
+      : `from ${formatLimitValue(limit, limit.min)} to ${formatLimitValue(limit, limit.max)}`;
+  throw new UsageError(`${flag} must be ${kind} ${range}, got '${text}'`);
 }
 
 /** argv strings -> typed emulator options; any bad value is a UsageError (exit 2). */
 export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
-  const o: EmulatorOptions = {
-    host: flags.host ?? '127.0.0.1',
-    port: flags.port === undefined ? DEFAULT_EMULATOR_PORT : parseIntegerOption(flags.port, '--port', 0, 65535),
-  };
+  const o: EmulatorOptions = { host: flags.host ?? '127.0.0.1', port: DEFAULT_EMULATOR_PORT };
   if (o.host === '') throw new UsageError('--host must not be empty');
-  if (flags.seed !== undefined) o.seed = parseIntegerOption(flags.seed, '--seed', 0, 2 ** 32 - 1);
-  if (flags.users !== undefined) o.users = parseIntegerOption(flags.users, '--users', 1, 100_000);
-  if (flags.permissions !== undefined) {
-    o.permissions = parseIntegerOption(flags.permissions, '--permissions', 0, 1_000_000);
+  for (const { name, flag, limit } of FLAGGED_LIMITS) {
+    const text = flags[attributeOf(flag)];
+    if (typeof text === 'string') o[name] = flagValue(limit, flag, text);
   }
-  if (flags.provisionings !== undefined) {
-    o.provisionings = parseIntegerOption(flags.provisionings, '--provisionings', 0, 1_000_000);
-  }
-  if (flags.events !== undefined) o.events = parseIntegerOption(flags.events, '--events', 25, 100_000_000);
-  if (flags.eventRate !== undefined) o.eventRate = numberOption(flags.eventRate, '--event-rate', 0, 100_000);
-  if (flags.latency !== undefined) o.latencyMs = millisOption(flags.latency, '--latency');
-  if (flags.rateLimit !== undefined) o.rateLimit = numberOption(flags.rateLimit, '--rate-limit', 0, 1_000_000);
-  if (flags.failRate !== undefined) o.failRate = numberOption(flags.failRate, '--fail-rate', 0, 1);
-  if (flags.dropStreamsAfter !== undefined) {
-    o.dropStreamsAfter = parseIntegerOption(flags.dropStreamsAfter, '--drop-streams-after', 0);
-  }
-  if (flags.streamLifetime !== undefined) o.streamLifetimeMs = millisOption(flags.streamLifetime, '--stream-lifetime');
-  if (flags.maxStreams !== undefined) o.maxStreams = parseIntegerOption(flags.maxStreams, '--max-streams', 0, 10_000);
-  if (flags.heartbeat !== undefined) o.heartbeatMs = millisOption(flags.heartbeat, '--heartbeat');
-  if ((o.latencyMs ?? 0) > 600_000) throw new UsageError('--latency must be at most 10 minutes');
-  if ((o.heartbeatMs ?? 0) > 3_600_000) throw new UsageError('--heartbeat must be at most 1 hour');
   o.control = flags.control === true;
   return o;
 }
 
 export function registerEmulatorCommand(program: Command, session: Session): void {
-  program
+  const command = program
     .command('emulator')
     .description('run a local tenant that speaks the interface (seeded data, fault injection)')
-    .option('--port <n>', `port to listen on; 0 picks a free one (default ${DEFAULT_EMULATOR_PORT})`)
-    .option('--host <addr>', 'address to bind (default 127.0.0.1)')
-    .option('--seed <n>', 'seed of all generated data (default 1)')
-    .option('--users <n>', 'ordinary users (default 50)')
-    .option('--permissions <n>', 'permissions of the bulk user (default 1200)')
-    .option('--provisionings <n>', 'directory provisioning configurations (default 260)')
-    .option('--events <n>', 'events in the history, at least 25 (default 500)')
-    .option('--event-rate <n>', 'live events per second; 0 = none (default 2)')
-    .option('--latency <duration>', 'added to every response: 250 (ms), 1s, … (default 0)')
-    .option('--rate-limit <n>', 'requests per second before 429; 0 = unlimited (default 100)')
-    .option('--fail-rate <p>', 'share of interface requests answered 503, 0 to 1 (default 0)')
-    .option('--drop-streams-after <n>', 'close each event stream after n events; 0 = never (default 0)')
-    .option('--stream-lifetime <duration>', 'close each event stream after this long; 0 = never (default 5m)')
-    .option('--max-streams <n>', 'concurrent event streams before 403 (default 4)')
-    .option('--heartbeat <duration>', 'interval of stream heartbeats (default 15s)')
+    .option('--host <addr>', 'address to bind (default 127.0.0.1)');
+  for (const { flag, limit } of FLAGGED_LIMITS) command.option(`${flag} ${placeholder(limit)}`, flagHelp(limit));
+  command
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--log-requests', 'print one line per request on stderr')
     .addHelpText(
       'after',
-      examples(
+      `\nDurations (${FLAGGED_LIMITS.filter((f) => f.limit.unit === 'ms')
+        .map((f) => f.flag)
+        .join(', ')}): 250 is milliseconds; 2s, 5m and 1h work too.\n${examples(
         'svcadm emulator',
         'eval "$(svcadm emulator --port 0 | grep ^export)"   # not interactive: see --json',
         'svcadm emulator --port 0 --json --control --rate-limit 5 --latency 200',
-      ),
+      )}`,
     )
     .action(async (flags: EmulatorFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();

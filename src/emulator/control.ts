@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
 import { validateFaultSpec } from './faults.js';
 import { PayloadTooLarge, readBody, sendJson } from './http-util.js';
+import { LIMITS, limitViolation, SETTING_LIMIT_NAMES, type SettingLimitName } from './limits.js';
 import type { EmulatorSettings, EmulatorState } from './state.js';
 
 /** What the control API can do beyond the shared state; the server provides it. */
@@ -11,33 +12,19 @@ export interface ControlActions {
   describe(): Record<string, unknown>;
 }
 
-const SETTING_BOUNDS: Record<keyof EmulatorSettings, { min: number; max: number; integer: boolean }> = {
-  latencyMs: { min: 0, max: 600_000, integer: true },
-  rateLimit: { min: 0, max: 1_000_000, integer: false },
-  failRate: { min: 0, max: 1, integer: false },
-  dropStreamsAfter: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
-  streamLifetimeMs: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
-  maxStreams: { min: 0, max: 10_000, integer: true },
-  heartbeatMs: { min: 0, max: 3_600_000, integer: true },
-  streamRetryMs: { min: 0, max: 3_600_000, integer: true },
-  eventRate: { min: 0, max: 100_000, integer: false },
-};
-
-function isSetting(key: string): key is keyof EmulatorSettings {
-  return Object.hasOwn(SETTING_BOUNDS, key);
+function isSettingLimit(key: string): key is SettingLimitName {
+  return (SETTING_LIMIT_NAMES as readonly string[]).includes(key);
 }
 
+/** A settings change as JSON -> the typed change, or why it is refused (bounds from `limits.ts`). */
 export function validateSettings(input: unknown): Partial<EmulatorSettings> | string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'expected a JSON object';
   const out: Partial<EmulatorSettings> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (!isSetting(key)) return `unknown setting ${key}; known: ${Object.keys(SETTING_BOUNDS).join(', ')}`;
-    const bounds = SETTING_BOUNDS[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < bounds.min || value > bounds.max) {
-      return `${key} must be a number from ${bounds.min} to ${bounds.max}`;
-    }
-    if (bounds.integer && !Number.isInteger(value)) return `${key} must be an integer`;
-    out[key] = value;
+    if (!isSettingLimit(key)) return `unknown setting ${key}; known: ${SETTING_LIMIT_NAMES.join(', ')}`;
+    const violation = limitViolation(LIMITS[key], value);
+    if (violation !== undefined) return `${key} ${violation}`;
+    out[key] = value as number;
   }
   return out;
 }

@@ -17,65 +17,26 @@ import {
 } from './http-util.js';
 import { routeInterface } from './interface-routes.js';
 import { JwtSigner } from './jwt.js';
+import { SETTING_LIMIT_NAMES } from './limits.js';
+import { type EmulatorOptions, resolveOptions } from './options.js';
 import { CheckpointCodec } from './pagination.js';
 import { Random } from './random.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RequestLog } from './request-log.js';
 import { ALL_SCOPES, READ_SCOPES } from './scopes.js';
-import { type EmulatorFixtures, makeSeedData, type SeedOptions } from './seed-data.js';
+import { type EmulatorFixtures, makeSeedData } from './seed-data.js';
 import type { EmulatorSettings, EmulatorState } from './state.js';
 import { answerTokenRequest } from './token-endpoint.js';
 import { type EmulatorClient, TokenService } from './tokens.js';
 
 export { EVENT_TYPES, type EventType, type StreamErrorCode } from './event-types.js';
 export type { FaultKind, FaultSpec } from './faults.js';
+export { LIMITS, type Limit, type LimitName } from './limits.js';
+export type { EmulatorOptions } from './options.js';
 export type { LoggedRequest, RequestCounters } from './request-log.js';
 export type { EmulatorFixtures } from './seed-data.js';
 export type { EmulatorSettings } from './state.js';
 export type { EmulatorClient } from './tokens.js';
-
-export interface EmulatorOptions {
-  /** Address to bind; default `127.0.0.1`. */
-  host?: string;
-  /** Port; default 0 (any free port). `svcadm emulator` defaults to 4010. */
-  port?: number;
-  /** Seed of every generated value; default 1. Data is a pure function of it (event times follow the start). */
-  seed?: number;
-  /** Ordinary users; default 50. */
-  users?: number;
-  /** Permissions of `fixtures.bulkUserId`; default 1200. */
-  permissions?: number;
-  /** Directory provisioning configurations; default 260. */
-  provisionings?: number;
-  /** Events in the history (the last 24 hours); default 500, at least 25 so that every type occurs. */
-  events?: number;
-  /** Live events per second appended while running; default 2; 0 = none. */
-  eventRate?: number;
-  /** Added before every token and interface response; default 0. */
-  latencyMs?: number;
-  /** Token bucket: requests per second, bucket size = rate; default 100; 0 = unlimited. */
-  rateLimit?: number;
-  /** Probability (0..1) of a random 503 on an interface request, from a seeded generator; default 0. */
-  failRate?: number;
-  /** The server closes each stream after this many events; default 0 = never. */
-  dropStreamsAfter?: number;
-  /** The server closes each stream after this many milliseconds; default 300000 (5 minutes); 0 = never. */
-  streamLifetimeMs?: number;
-  /** Concurrent streams; past it `GET /events` gets 403; default 4. */
-  maxStreams?: number;
-  /** Interval of `: heartbeat` comments on open streams; default 15000. */
-  heartbeatMs?: number;
-  /** The `retry:` value (milliseconds) streams open with; default 2000. */
-  streamRetryMs?: number;
-  /** `expires_in` of issued tokens; default 86400. 0 issues tokens that are already expired. */
-  tokenTtlSeconds?: number;
-  /** Mounts the control API under `/__emulator/`; default false. */
-  control?: boolean;
-  /** Receives one line per request. */
-  log?: (line: string) => void;
-  /** The clock (milliseconds since the epoch); default `Date.now`. For tests of expiry. */
-  now?: () => number;
-}
 
 export interface RunningEmulator {
   /** Origin, e.g. `http://127.0.0.1:4010`; the interface is at `<url>/api/v2`. */
@@ -90,47 +51,6 @@ export interface RunningEmulator {
   fixtures: EmulatorFixtures;
   /** Ends open streams, destroys open sockets and stops listening. */
   close(): Promise<void>;
-}
-
-interface ResolvedOptions extends SeedOptions, EmulatorSettings {
-  host: string;
-  port: number;
-  events: number;
-  tokenTtlSeconds: number;
-  control: boolean;
-}
-
-function check(name: string, value: number, min: number, max: number, integer = true): number {
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new RangeError(
-      `emulator option ${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
-    );
-  }
-  return value;
-}
-
-function resolveOptions(o: EmulatorOptions): ResolvedOptions {
-  const big = Number.MAX_SAFE_INTEGER;
-  return {
-    host: o.host ?? '127.0.0.1',
-    port: check('port', o.port ?? 0, 0, 65535),
-    seed: check('seed', o.seed ?? 1, 0, 2 ** 32 - 1),
-    users: check('users', o.users ?? 50, 1, 100_000),
-    permissions: check('permissions', o.permissions ?? 1200, 0, 1_000_000),
-    provisionings: check('provisionings', o.provisionings ?? 260, 0, 1_000_000),
-    events: check('events', o.events ?? 500, 25, 100_000_000),
-    eventRate: check('eventRate', o.eventRate ?? 2, 0, 100_000, false),
-    latencyMs: check('latencyMs', o.latencyMs ?? 0, 0, 600_000),
-    rateLimit: check('rateLimit', o.rateLimit ?? 100, 0, 1_000_000, false),
-    failRate: check('failRate', o.failRate ?? 0, 0, 1, false),
-    dropStreamsAfter: check('dropStreamsAfter', o.dropStreamsAfter ?? 0, 0, big),
-    streamLifetimeMs: check('streamLifetimeMs', o.streamLifetimeMs ?? 300_000, 0, big),
-    maxStreams: check('maxStreams', o.maxStreams ?? 4, 0, 10_000),
-    heartbeatMs: check('heartbeatMs', o.heartbeatMs ?? 15_000, 0, 3_600_000),
-    streamRetryMs: check('streamRetryMs', o.streamRetryMs ?? 2000, 0, 3_600_000),
-    tokenTtlSeconds: check('tokenTtlSeconds', o.tokenTtlSeconds ?? 86_400, 0, 10 * 365 * 86_400),
-    control: o.control ?? false,
-  };
 }
 
 function originFor(host: string, port: number): string {
@@ -176,17 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const origin = originFor(opts.host, port);
   const tenantDomain = new URL(origin).host;
 
-  const settings: EmulatorSettings = {
-    latencyMs: opts.latencyMs,
-    rateLimit: opts.rateLimit,
-    failRate: opts.failRate,
-    dropStreamsAfter: opts.dropStreamsAfter,
-    streamLifetimeMs: opts.streamLifetimeMs,
-    maxStreams: opts.maxStreams,
-    heartbeatMs: opts.heartbeatMs,
-    streamRetryMs: opts.streamRetryMs,
-    eventRate: opts.eventRate,
-  };
+  const settings = Object.fromEntries(SETTING_LIMIT_NAMES.map((name) => [name, opts[name]])) as EmulatorSettings;
   const initialSettings = { ...settings };
   const factory = new EventFactory(
     opts.seed,

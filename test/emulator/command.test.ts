@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EMULATOR_PORT, parseEmulatorFlags } from '../../src/commands/emulator.js';
+import { formatLimitValue, LIMIT_NAMES, LIMITS, type Limit, type LimitName } from '../../src/emulator/limits.js';
+import { startEmulator } from '../../src/emulator/server.js';
 import { UsageError } from '../../src/errors.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 describe('svcadm emulator: parsing', () => {
@@ -62,6 +65,60 @@ describe('svcadm emulator: parsing', () => {
     const result = await runCli(['emulator', '--fail-rate', '2']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
+  });
+});
+
+/** commander's attribute of a flag, as `parseEmulatorFlags` receives it. */
+const attributeOf = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+const bounded = LIMIT_NAMES.filter((name) => LIMITS[name].max < Number.MAX_SAFE_INTEGER).map(
+  (name): [LimitName, Limit] => [name, LIMITS[name]],
+);
+
+describe('emulator limits: one table for the flags, startEmulator and the control API', () => {
+  it.each(bounded)('%s: one past the maximum is refused by all three', async (name, limit) => {
+    const over = limit.max + 1;
+    const { flag } = limit;
+    if (flag !== undefined) {
+      expect(() => parseEmulatorFlags({ [attributeOf(flag)]: String(over) })).toThrow(
+        new RegExp(`^${flag} must be .* to ${formatLimitValue(limit, limit.max)}, got '${over}'$`),
+      );
+      expect(parseEmulatorFlags({ [attributeOf(flag)]: String(limit.max) })[name]).toBe(limit.max);
+    }
+    await expect(startEmulator({ [name]: over })).rejects.toThrow(
+      `emulator option ${name} must be ${limit.integer ? 'an integer' : 'a number'} from ${limit.min} to ${limit.max}`,
+    );
+    if (!limit.setting) return;
+    const emu = await startTestEmulator({ eventRate: 0 });
+    try {
+      const refused = await fetch(`${emu.url}/__emulator/settings`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ [name]: over }),
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        error: 'bad_request',
+        message: `${name} must be ${limit.integer ? 'an integer' : 'a number'} from ${limit.min} to ${limit.max}`,
+      });
+      const settings: Record<string, unknown> = await emu.updateSettings({ [name]: limit.max });
+      expect(settings[name]).toBe(limit.max);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('lists every flag of the table in the help, with its default', async () => {
+    const help = await runCli(['emulator', '--help']);
+    expect(help.code).toBe(0);
+    for (const name of LIMIT_NAMES) {
+      const limit: Limit = LIMITS[name];
+      if (limit.flag === undefined) continue;
+      const shown = formatLimitValue(limit, limit.commandDefault ?? limit.default);
+      expect(help.stdout).toMatch(
+        new RegExp(`${limit.flag} <[a-z]+>(?:(?!\\n  --)[\\s\\S])*?\\(default\\s+${shown}\\)`),
+      );
+    }
   });
 });
 

@@ -1,0 +1,37 @@
+import { LIMIT_NAMES, LIMITS, type LimitName, limitViolation } from './limits.js';
+
+/** Every limit of `limits.ts` is an option of the same name (see the table for bounds, defaults and meaning). */
+export type LimitOptions = { [K in LimitName]?: number };
+
+export interface EmulatorOptions extends LimitOptions {
+  /** Address to bind; default `127.0.0.1`. */
+  host?: string;
+  /** Mounts the control API under `/__emulator/`; default false. */
+  control?: boolean;
+  /** Receives one line per request. */
+  log?: (line: string) => void;
+  /** The clock (milliseconds since the epoch); default `Date.now`. For tests of expiry. */
+  now?: () => number;
+}
+
+export type ResolvedOptions = { [K in LimitName]: number } & {
+  host: string;
+  control: boolean;
+};
+
+/** Fills in defaults and checks every option; a bad one is a RangeError naming it. */
+export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
+  const limits = {} as { [K in LimitName]: number };
+  for (const name of LIMIT_NAMES) {
+    const limit = LIMITS[name];
+    const value = o[name] ?? limit.default;
+    const violation = limitViolation(limit, value);
+    if (violation !== undefined) throw new RangeError(`emulator option ${name} ${violation}`);
+    limits[name] = value;
+  }
+  return {
+    ...limits,
+    host: o.host ?? '127.0.0.1',
+    control: o.control ?? false,
+  };
+}
