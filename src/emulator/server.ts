@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.js';
@@ -49,7 +48,7 @@ function listen(server: ReturnType<typeof createServer>, host: string, port: num
 /** Listens (the app needs the port: tokens are bound to the origin), then serves the app until `close`. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
-  const signing = JwtSigner.create(randomBytes(8).toString('hex'));
+  const signing = JwtSigner.shared();
   const server = createServer({ keepAlive: true, requestTimeout: 0 });
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();

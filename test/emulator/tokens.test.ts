@@ -147,12 +147,27 @@ describe('interface authentication', () => {
     expect(res.json).toMatchObject({ message: 'Invalid signature received for JSON Web Token validation.' });
   });
 
-  it('401s a token signed by another emulator (another key)', async () => {
+  it('401s a token of another emulator: one signing key per process, tokens bound by issuer and audience', async () => {
     const other = await startTestEmulator({ eventRate: 0 });
     try {
-      const res = await api(emu, path(), { token: await other.token() });
+      const foreign = await other.token();
+      const [h, p] = foreign.split('.');
+      const jwks = async (url: string) => (await (await fetch(`${url}/.well-known/jwks.json`)).json()) as unknown;
+      expect(await jwks(other.url)).toEqual(await jwks(emu.url));
+      expect(decodePart(h).kid).toBe(decodePart((await emu.token()).split('.')[0]).kid);
+      expect(decodePart(p)).toMatchObject({ iss: `${other.url}/`, aud: `${other.url}/api/v2/` });
+      expect(other.url).not.toBe(emu.url);
+      const res = await api(emu, path(), { token: foreign });
       expect(res.status).toBe(401);
-      expect(res.json).toMatchObject({ message: 'Invalid signature received for JSON Web Token validation.' });
+      expect(res.json).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Invalid token.',
+        errorCode: 'invalid_token',
+      });
+      expect((await api(other, `/rate-limit-policies/${other.fixtures.policyIds[0]}`, { token: foreign })).status).toBe(
+        200,
+      );
     } finally {
       await other.close();
     }
