@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type EventType, isEventType } from './event-types.js';
 import { HttpError, sendEmpty, sendJson } from './http-util.js';
-import { offsetPageBody, parseOffsetPage } from './pagination.js';
+import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';
 import { integerParam, queryError, rejectUnknownParams, single } from './query.js';
 import { ENDPOINT_SCOPES } from './scopes.js';
 import type { EmulatorState } from './state.js';
@@ -94,7 +94,7 @@ function getRateLimitPolicy(state: EmulatorState, call: InterfaceRequest, [id = 
 function listProvisionings(state: EmulatorState, call: InterfaceRequest): void {
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.listProvisionings);
   rejectUnknownParams(call.query, ['from', 'take']);
-  const take = integerParam(call.query, 'take', { min: 1, max: 100 }) ?? 50;
+  const take = servedPageSize(integerParam(call.query, 'take', { min: 1, max: PAGE_SIZE_MAX }), state.settings.pageCap);
   const from = single(call.query, 'from');
   const start = from === undefined || from === '' ? 0 : state.checkpoints.decode('provisionings', from);
   const all = state.data.provisionings;
@@ -108,7 +108,7 @@ function listUserPermissions(state: EmulatorState, call: InterfaceRequest, [id =
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.userPermissions);
   if (id.length === 0) throw pathError('String is too short (0 chars), minimum 1');
   rejectUnknownParams(call.query, ['page', 'per_page', 'include_totals']);
-  const page = parseOffsetPage(call.query);
+  const page = parseOffsetPage(call.query, state.settings.pageCap);
   const permissions = state.data.permissions.get(id);
   if (!permissions) throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
   sendJson(call.res, 200, offsetPageBody(permissions, page, 'permissions'), call.headers);

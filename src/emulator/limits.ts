@@ -130,6 +130,16 @@ export const LIMITS = {
     help: 'share of interface requests answered 503, from a seeded generator',
     setting: true,
   },
+  pageCap: {
+    flag: '--page-cap',
+    min: 1,
+    max: 100,
+    integer: true,
+    default: 50,
+    unit: 'count',
+    help: 'largest page served: a bigger per_page or take gets this many (50 public cloud, 100 private)',
+    setting: true,
+  },
   dropStreamsAfter: {
     flag: '--drop-streams-after',
     min: 0,

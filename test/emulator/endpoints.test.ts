@@ -73,7 +73,7 @@ describe('GET /rate-limit-policies/{id}', () => {
 });
 
 describe('GET /connections-directory-provisionings', () => {
-  it('pages through every provisioning with opaque checkpoints', async () => {
+  it('pages through every provisioning with opaque checkpoints, take=100 served at the cap of 50 (api-notes: Pagination)', async () => {
     const seen: Array<Record<string, unknown>> = [];
     let from: string | undefined;
     let pages = 0;
@@ -83,11 +83,12 @@ describe('GET /connections-directory-provisionings', () => {
       );
       expect(answer.status).toBe(200);
       const body = answer.json as { directory_provisionings: Array<Record<string, unknown>>; next?: string };
+      expect(body.directory_provisionings).toHaveLength(pages < 5 ? 50 : 10);
       seen.push(...body.directory_provisionings);
       from = body.next;
       pages++;
     } while (from);
-    expect(pages).toBe(3);
+    expect(pages).toBe(6);
     expect(seen).toHaveLength(260);
     expect(new Set(seen.map((p) => p.connection_id)).size).toBe(260);
     const first = seen[0] as Record<string, unknown>;
@@ -112,12 +113,12 @@ describe('GET /connections-directory-provisionings', () => {
     expect(emu.fixtures.hostileText).toContain('\u001b[31m');
   });
 
-  it('defaults take to 50 and omits next on the last page', async () => {
+  it('take defaults to half the page cap: 25 at the public-cloud cap of 50 (spec: Pagination), and next is omitted on the last page', async () => {
     const first = (await get('/connections-directory-provisionings')).json as {
       directory_provisionings: unknown[];
       next: string;
     };
-    expect(first.directory_provisionings).toHaveLength(50);
+    expect(first.directory_provisionings).toHaveLength(25);
     expect(first.next).toMatch(/^[A-Za-z0-9_.-]+$/);
     const small = await startTestEmulator({ eventRate: 0, provisionings: 3 });
     try {
@@ -126,6 +127,34 @@ describe('GET /connections-directory-provisionings', () => {
     } finally {
       await small.close();
     }
+  });
+
+  it('a private-cloud page cap of 100 serves take=100 whole and defaults to 50 (api-notes: Pagination)', async () => {
+    const privateCloud = await startTestEmulator({ eventRate: 0, pageCap: 100 });
+    const ids = async (query: string) => {
+      const body = (await api(privateCloud, `/connections-directory-provisionings${query}`)).json as {
+        directory_provisionings: Array<{ connection_id: string }>;
+      };
+      return body.directory_provisionings.map((p) => p.connection_id);
+    };
+    let reference: string[];
+    try {
+      expect(await ids('?take=100')).toHaveLength(100);
+      expect(await ids('')).toHaveLength(50);
+      reference = await ids('?take=14');
+    } finally {
+      await privateCloud.close();
+    }
+    await emu.updateSettings({ pageCap: 7 });
+    const capped = (await get('/connections-directory-provisionings?take=100')).json as {
+      directory_provisionings: unknown[];
+      next: string;
+    };
+    expect(capped.directory_provisionings).toHaveLength(7);
+    const second = (await get(`/connections-directory-provisionings?take=100&from=${capped.next}`)).json as {
+      directory_provisionings: Array<{ connection_id: string }>;
+    };
+    expect(second.directory_provisionings.map((p) => p.connection_id)).toEqual(reference.slice(7, 14));
   });
 
   it('validates take and from', async () => {
@@ -189,7 +218,7 @@ describe('GET /users/{id}/permissions', () => {
     expect(hostile?.description).toContain('\u001b[31m');
   });
 
-  it('pages the bulk user with include_totals and returns an empty page past the end', async () => {
+  it('include_totals reports the limit actually used and the real start: per_page=100 is served at the cap of 50 (api-notes: Pagination)', async () => {
     const all: unknown[] = [];
     for (let page = 0; ; page++) {
       const body = (await get(path(emu.fixtures.bulkUserId, `?per_page=100&page=${page}&include_totals=true`)))
@@ -199,17 +228,32 @@ describe('GET /users/{id}/permissions', () => {
         total: number;
         permissions: unknown[];
       };
-      expect(body).toMatchObject({ start: page * 100, limit: 100, total: 1200 });
+      expect(body).toMatchObject({ start: page * 50, limit: 50, total: 1200 });
       all.push(...body.permissions);
-      if (body.permissions.length < 100) break;
+      if (body.permissions.length < 50) break;
     }
     expect(all).toHaveLength(1200);
+    expect(new Set(all.map((p) => JSON.stringify(p))).size).toBe(1200);
     const past = await get(path(emu.fixtures.bulkUserId, '?per_page=50&page=100'));
     expect(past.json).toEqual([]);
     const pastTotals = await get(path(emu.fixtures.bulkUserId, '?per_page=50&page=100&include_totals=true'));
     expect(pastTotals.json).toEqual({ start: 5000, limit: 50, total: 1200, permissions: [] });
-    const defaults = (await get(path(emu.fixtures.bulkUserId))).json as unknown[];
-    expect(defaults).toHaveLength(50);
+    const small = (await get(path(emu.fixtures.bulkUserId, '?per_page=10&page=3&include_totals=true'))).json;
+    expect(small).toMatchObject({ start: 30, limit: 10, total: 1200 });
+  });
+
+  it('per_page defaults to half the page cap: 25 at 50 (spec: Pagination, default is half the maximum)', async () => {
+    expect((await get(path(emu.fixtures.bulkUserId))).json).toHaveLength(25);
+    expect((await get(path(emu.fixtures.bulkUserId, '?include_totals=true'))).json).toMatchObject({
+      start: 0,
+      limit: 25,
+    });
+    await emu.updateSettings({ pageCap: 100 });
+    const privateCloud = (await get(path(emu.fixtures.bulkUserId, '?per_page=100&page=2&include_totals=true')))
+      .json as { start: number; limit: number; permissions: unknown[] };
+    expect(privateCloud).toMatchObject({ start: 200, limit: 100 });
+    expect(privateCloud.permissions).toHaveLength(100);
+    expect((await get(path(emu.fixtures.bulkUserId))).json).toHaveLength(50);
   });
 
   it('validates page, per_page and include_totals, and 404s an unknown user', async () => {
