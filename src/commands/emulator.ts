@@ -1,6 +1,15 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { formatLimitValue, LIMIT_NAMES, LIMITS, type Limit, limitViolation } from '../emulator/limits.js';
+import {
+  formatLimitValue,
+  isUnknownUserDeleteStatus,
+  LIMIT_NAMES,
+  LIMITS,
+  type Limit,
+  limitViolation,
+  UNKNOWN_USER_DELETE,
+  UNKNOWN_USER_DELETE_STATUSES,
+} from '../emulator/limits.js';
 import type { EmulatorOptions } from '../emulator/options.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import { UsageError } from '../errors.js';
@@ -64,6 +73,16 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
     const text = flags[attributeOf(flag)];
     if (typeof text === 'string') o[name] = flagValue(limit, flag, text);
   }
+  const unknownUserDelete = flags[attributeOf(UNKNOWN_USER_DELETE.flag)];
+  if (typeof unknownUserDelete === 'string') {
+    const status = Number(unknownUserDelete.trim());
+    if (!/^\d+$/.test(unknownUserDelete.trim()) || !isUnknownUserDeleteStatus(status)) {
+      throw new UsageError(
+        `${UNKNOWN_USER_DELETE.flag} must be ${UNKNOWN_USER_DELETE_STATUSES.join(' or ')}, got '${unknownUserDelete}'`,
+      );
+    }
+    o.unknownUserDeleteStatus = status;
+  }
   o.control = flags.control === true;
   return o;
 }
@@ -74,6 +93,10 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
     .description('run a local tenant that speaks the interface (seeded data, fault injection)')
     .option('--host <addr>', 'address to bind (default 127.0.0.1)');
   for (const { flag, limit } of FLAGGED_LIMITS) command.option(`${flag} ${placeholder(limit)}`, flagHelp(limit));
+  command.option(
+    `${UNKNOWN_USER_DELETE.flag} <status>`,
+    `${UNKNOWN_USER_DELETE.help} (default ${UNKNOWN_USER_DELETE.default})`,
+  );
   command
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--log-requests', 'print one line per request on stderr')

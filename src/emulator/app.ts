@@ -16,7 +16,7 @@ import {
 } from './http-util.js';
 import { routeInterface } from './interface-routes.js';
 import type { JwtSigner } from './jwt.js';
-import { SETTING_LIMIT_NAMES } from './limits.js';
+import { SETTING_LIMIT_NAMES, type SettingLimitName } from './limits.js';
 import type { ResolvedOptions } from './options.js';
 import { CheckpointCodec } from './pagination.js';
 import { Random } from './random.js';
@@ -63,7 +63,12 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
   };
   const tenantDomain = new URL(origin).host;
 
-  const settings = Object.fromEntries(SETTING_LIMIT_NAMES.map((name) => [name, opts[name]])) as EmulatorSettings;
+  const settings: EmulatorSettings = {
+    ...(Object.fromEntries(SETTING_LIMIT_NAMES.map((name) => [name, opts[name]])) as {
+      [K in SettingLimitName]: number;
+    }),
+    unknownUserDeleteStatus: opts.unknownUserDeleteStatus,
+  };
   const initialSettings = { ...settings };
   const factory = new EventFactory(
     opts.seed,

@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
 import { validateFaultSpec } from './faults.js';
 import { PayloadTooLarge, readBody, sendJson } from './http-util.js';
-import { LIMITS, limitViolation, SETTING_LIMIT_NAMES, type SettingLimitName } from './limits.js';
+import {
+  isUnknownUserDeleteStatus,
+  LIMITS,
+  limitViolation,
+  SETTING_LIMIT_NAMES,
+  type SettingLimitName,
+  UNKNOWN_USER_DELETE_STATUSES,
+} from './limits.js';
 import type { EmulatorSettings, EmulatorState } from './state.js';
 
 /** What the control API can do beyond the shared state; the server provides it. */
@@ -11,6 +18,8 @@ export interface ControlActions {
   updateSettings(changes: Partial<EmulatorSettings>): void;
   describe(): Record<string, unknown>;
 }
+
+const SETTING_NAMES: readonly string[] = [...SETTING_LIMIT_NAMES, 'unknownUserDeleteStatus'];
 
 function isSettingLimit(key: string): key is SettingLimitName {
   return (SETTING_LIMIT_NAMES as readonly string[]).includes(key);
@@ -21,7 +30,12 @@ export function validateSettings(input: unknown): Partial<EmulatorSettings> | st
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'expected a JSON object';
   const out: Partial<EmulatorSettings> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (!isSettingLimit(key)) return `unknown setting ${key}; known: ${SETTING_LIMIT_NAMES.join(', ')}`;
+    if (key === 'unknownUserDeleteStatus') {
+      if (!isUnknownUserDeleteStatus(value)) return `${key} must be ${UNKNOWN_USER_DELETE_STATUSES.join(' or ')}`;
+      out.unknownUserDeleteStatus = value;
+      continue;
+    }
+    if (!isSettingLimit(key)) return `unknown setting ${key}; known: ${SETTING_NAMES.join(', ')}`;
     const violation = limitViolation(LIMITS[key], value);
     if (violation !== undefined) return `${key} ${violation}`;
     out[key] = value as number;

@@ -126,23 +126,28 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
     throw queryError(`Object didn't pass validation for format email: ${email}`, 'email');
   }
   const connection = state.data.connections.get(id);
-  if (!connection) throw HttpError.service(404, 'The connection does not exist.', 'inexistent_connection');
+  if (!connection) throw HttpError.service(404, 'The connection does not exist', 'inexistent_connection');
   if (!connection.isDatabase) {
-    throw HttpError.service(
-      400,
-      `Only database connections are supported; connection ${connection.id} (${connection.name}) uses the ${connection.strategy} strategy.`,
-      'operation_not_supported',
-    );
+    throw HttpError.service(400, 'Connection must be a database connection', 'operation_not_supported');
   }
-  const user = connection.users.get(email.toLowerCase());
-  if (!user) throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
-  connection.users.delete(email.toLowerCase());
-  state.events.append(state.now(), 'user.deleted', {
-    ...user,
-    identities: [
-      { connection: connection.name, provider: connection.strategy, user_id: user.user_id, isSocial: false },
-    ],
-  });
+  const key = email.toLowerCase();
+  const user = connection.users.get(key);
+  // The real service answers 204 whether or not the user was there (api-notes); the 404 is an opt-in variant.
+  if (!user && state.settings.unknownUserDeleteStatus === 404) {
+    throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
+  }
+  if (user) {
+    connection.users.delete(key);
+    const now = new Date(state.now()).toISOString();
+    state.events.append(state.now(), 'user.deleted', {
+      ...user,
+      updated_at: now,
+      deleted_at: now,
+      identities: [
+        { connection: connection.name, provider: connection.strategy, user_id: user.user_id, isSocial: false },
+      ],
+    });
+  }
   sendEmpty(call.res, 204, call.headers);
 }
 

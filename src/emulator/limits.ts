@@ -211,6 +211,19 @@ export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
 
 export const SETTING_LIMIT_NAMES = LIMIT_NAMES.filter((name): name is SettingLimitName => LIMITS[name].setting);
 
+/** What DELETE /connections/{id}/users answers for an e-mail no user has (api-notes: 204; some services 404). */
+export const UNKNOWN_USER_DELETE_STATUSES = [204, 404] as const;
+export type UnknownUserDeleteStatus = (typeof UNKNOWN_USER_DELETE_STATUSES)[number];
+export const UNKNOWN_USER_DELETE = {
+  flag: '--unknown-user-delete',
+  default: 204 as UnknownUserDeleteStatus,
+  help: 'answer to deleting an e-mail no user has: 204 as the real service, or 404 inexistent_user as some do',
+} as const;
+
+export function isUnknownUserDeleteStatus(value: unknown): value is UnknownUserDeleteStatus {
+  return (UNKNOWN_USER_DELETE_STATUSES as readonly unknown[]).includes(value);
+}
+
 /** Why `value` is not acceptable for `limit`, or undefined when it is. */
 export function limitViolation(limit: Limit, value: unknown): string | undefined {
   const ok =

@@ -1,4 +1,12 @@
-import { LIMIT_NAMES, LIMITS, type LimitName, limitViolation } from './limits.js';
+import {
+  isUnknownUserDeleteStatus,
+  LIMIT_NAMES,
+  LIMITS,
+  type LimitName,
+  limitViolation,
+  UNKNOWN_USER_DELETE,
+  type UnknownUserDeleteStatus,
+} from './limits.js';
 
 /** Every limit of `limits.ts` is an option of the same name (see the table for bounds, defaults and meaning). */
 export type LimitOptions = { [K in LimitName]?: number };
@@ -6,6 +14,8 @@ export type LimitOptions = { [K in LimitName]?: number };
 export interface EmulatorOptions extends LimitOptions {
   /** Address to bind; default `127.0.0.1`. */
   host?: string;
+  /** What deleting an e-mail with no user answers; default 204, as the real service. */
+  unknownUserDeleteStatus?: UnknownUserDeleteStatus;
   /** Mounts the control API under `/__emulator/`; default false. */
   control?: boolean;
   /** Receives one line per request. */
@@ -16,6 +26,7 @@ export interface EmulatorOptions extends LimitOptions {
 
 export type ResolvedOptions = { [K in LimitName]: number } & {
   host: string;
+  unknownUserDeleteStatus: UnknownUserDeleteStatus;
   control: boolean;
 };
 
@@ -29,8 +40,13 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     if (violation !== undefined) throw new RangeError(`emulator option ${name} ${violation}`);
     limits[name] = value;
   }
+  const unknownUserDeleteStatus = o.unknownUserDeleteStatus ?? UNKNOWN_USER_DELETE.default;
+  if (!isUnknownUserDeleteStatus(unknownUserDeleteStatus)) {
+    throw new RangeError('emulator option unknownUserDeleteStatus must be 204 or 404');
+  }
   return {
     ...limits,
+    unknownUserDeleteStatus,
     host: o.host ?? '127.0.0.1',
     control: o.control ?? false,
   };

@@ -26,6 +26,7 @@ describe('svcadm emulator: parsing', () => {
         streamLifetime: '2s',
         maxStreams: '1',
         heartbeat: '500ms',
+        unknownUserDelete: '404',
         control: true,
       }),
     ).toEqual({
@@ -45,6 +46,7 @@ describe('svcadm emulator: parsing', () => {
       streamLifetimeMs: 2000,
       maxStreams: 1,
       heartbeatMs: 500,
+      unknownUserDeleteStatus: 404,
       control: true,
     });
   });
@@ -58,6 +60,8 @@ describe('svcadm emulator: parsing', () => {
     { eventRate: 'fast' },
     { latency: 'soon' },
     { rateLimit: '-3' },
+    { unknownUserDelete: '500' },
+    { unknownUserDelete: '204x' },
     { host: '' },
   ])('refuses %o with a usage error', (flags) => {
     expect(() => parseEmulatorFlags(flags)).toThrow(UsageError);

@@ -285,7 +285,7 @@ describe('DELETE /connections/{id}/users', () => {
   const del = (connection: string, query: string, headers: Record<string, string> = {}) =>
     api(emu, `/connections/${encodeURIComponent(connection)}/users${query}`, { token, method: 'DELETE', headers });
 
-  it('deletes for real: 204 without a body, then 404', async () => {
+  it('delete is idempotent: 204 with no body, then 204 again for the e-mail now gone (api-notes: Delete a connection user)', async () => {
     const email = 'bob+ci@example.com';
     expect(emu.fixtures.databaseUserEmails).toContain(email);
     await emu.clearRequests();
@@ -300,13 +300,28 @@ describe('DELETE /connections/{id}/users', () => {
     expect(new URLSearchParams(logged?.query).get('email')).toBe(email);
     expect(logged?.headers['x-correlation-id']).toBe('corr-123');
     expect(logged?.headers).not.toHaveProperty('authorization');
-    expectServiceError(
-      await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`),
-      404,
-      'inexistent_user',
-    );
-    await emu.reset();
-    expect((await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`)).status).toBe(204);
+    const again = await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`);
+    expect(again.status).toBe(204);
+    expect(again.text).toBe('');
+    const never = await del(emu.fixtures.databaseConnectionId, '?email=nobody%40example.com');
+    expect(never.status).toBe(204);
+    expect(never.text).toBe('');
+  });
+
+  it('user.deleted is emitted only when a user was removed (api-notes: Delete a connection user)', async () => {
+    const stream = await SseClient.open(streamUrl(emu), token);
+    try {
+      await stream.waitFor(() => stream.raw.includes('retry: 2000'));
+      const email = encodeURIComponent('alice@example.com');
+      for (const query of [`?email=${email}`, `?email=${email}`, '?email=nobody%40example.com']) {
+        expect((await del(emu.fixtures.databaseConnectionId, query)).status).toBe(204);
+      }
+      const { offsets } = await emu.emit('group.created');
+      await stream.waitFor(() => stream.events.at(-1)?.id === offsets[0]);
+      expect(stream.events.map((m) => m.event)).toEqual(['user.deleted', 'group.created']);
+    } finally {
+      stream.close();
+    }
   });
 
   it('emits user.deleted to open streams', async () => {
@@ -325,21 +340,58 @@ describe('DELETE /connections/{id}/users', () => {
     }
   });
 
-  it('refuses non-database connections, unknown connections and bad e-mails', async () => {
+  it("refuses non-database connections (400) and unknown connections (404) with the vendor's messages (api-notes: Delete a connection user)", async () => {
     const nonDb = await del(emu.fixtures.nonDatabaseConnectionId, '?email=alice%40example.com');
-    expectServiceError(nonDb, 400, 'operation_not_supported');
-    expect((nonDb.json as { message: string }).message).toMatch(/Only database connections/);
-    expectServiceError(await del('con_unknown', '?email=alice%40example.com'), 404, 'inexistent_connection');
+    expect(nonDb.status).toBe(400);
+    expect(nonDb.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Connection must be a database connection',
+      errorCode: 'operation_not_supported',
+    });
+    const unknown = await del('con_unknown', '?email=alice%40example.com');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'The connection does not exist',
+      errorCode: 'inexistent_connection',
+    });
     expectServiceError(await del(emu.fixtures.databaseConnectionId, ''), 400, 'invalid_query_string');
     expectServiceError(
       await del(emu.fixtures.databaseConnectionId, '?email=not-an-email'),
       400,
       'invalid_query_string',
     );
+  });
+
+  it('unknownUserDeleteStatus 404 answers inexistent_user for an e-mail no user has, as some services do', async () => {
+    const strict = await startTestEmulator({ eventRate: 0, unknownUserDeleteStatus: 404 });
+    try {
+      const path = (email: string) =>
+        `/connections/${strict.fixtures.databaseConnectionId}/users?email=${encodeURIComponent(email)}`;
+      expect((await api(strict, path('alice@example.com'), { method: 'DELETE' })).status).toBe(204);
+      const gone = await api(strict, path('alice@example.com'), { method: 'DELETE' });
+      expect(gone.status).toBe(404);
+      expect(gone.json).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'The user does not exist.',
+        errorCode: 'inexistent_user',
+      });
+    } finally {
+      await strict.close();
+    }
+    await emu.updateSettings({ unknownUserDeleteStatus: 404 });
     expectServiceError(
       await del(emu.fixtures.databaseConnectionId, '?email=nobody%40example.com'),
       404,
       'inexistent_user',
+    );
+    await emu.updateSettings({ unknownUserDeleteStatus: 204 });
+    expect((await del(emu.fixtures.databaseConnectionId, '?email=nobody%40example.com')).status).toBe(204);
+    await expect(emu.updateSettings({ unknownUserDeleteStatus: 500 as 404 })).rejects.toThrow(
+      'unknownUserDeleteStatus must be 204 or 404',
     );
   });
 });
