@@ -63,7 +63,7 @@ export function routeInterface(state: EmulatorState, call: InterfaceRequest): vo
   const candidates = ROUTES.map((route) => ({ route, params: match(call.segments, route.pattern) })).filter(
     (c) => c.params !== undefined,
   );
-  if (candidates.length === 0) throw HttpError.service(404, 'Not Found');
+  if (candidates.length === 0) throw HttpError.service(404, 'Not found');
   const chosen = candidates.find((c) => c.route.method === call.req.method);
   if (!chosen) {
     throw new HttpError(
@@ -153,26 +153,36 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
 
 const FROM_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
+/** The vendor's answers (api-notes: Event stream). */
+const STREAM_ERRORS = {
+  badCursor: () => HttpError.service(400, 'Invalid cursor format.', 'invalid_cursor'),
+  badEventType: () => HttpError.service(400, 'Unsupported event type.', 'invalid_query_string'),
+  expiredCursor: () =>
+    HttpError.service(410, 'Cursor points to data no longer available in the stream.', 'cursor_expired'),
+  tooManyStreams: () =>
+    HttpError.service(403, 'Maximum concurrent event stream connections reached. Please close existing connections.'),
+};
+
 function subscribeToEvents(state: EmulatorState, call: InterfaceRequest): void {
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.events);
   rejectUnknownParams(call.query, ['from', 'from_timestamp', 'event_type']);
   const types = call.query.getAll('event_type');
-  for (const type of types) {
-    if (!isEventType(type)) throw queryError(`No enum match for: ${JSON.stringify(type)}`, 'event_type');
+  if (!types.every(isEventType)) throw STREAM_ERRORS.badEventType();
+  const filter = types.length > 0 ? new Set<EventType>(types) : undefined;
+  const fromQuery = single(call.query, 'from');
+  const fromTimestamp = single(call.query, 'from_timestamp');
+  if (fromQuery !== undefined && fromTimestamp !== undefined) {
+    throw queryError('from and from_timestamp are mutually exclusive');
   }
-  const filter = types.length > 0 ? new Set(types as EventType[]) : undefined;
   const header = call.req.headers['last-event-id'];
   const lastEventId = Array.isArray(header) ? header[0] : header;
-  const from = lastEventId !== undefined && lastEventId !== '' ? lastEventId : single(call.query, 'from');
-  const fromTimestamp = single(call.query, 'from_timestamp');
+  // A resuming client (EventSource) keeps its first URL and adds the header: the header wins over both parameters.
+  const from = lastEventId !== undefined && lastEventId !== '' ? lastEventId : fromQuery;
   let start: number;
   if (from !== undefined && from !== '') {
-    if (from.length > 1024) throw queryError('String is too long, maximum 1024', 'from');
     const checked = state.events.checkOffset(from);
-    if (!checked.ok && checked.reason === 'expired') {
-      throw HttpError.service(410, 'The cursor has expired; start again from a timestamp.', 'cursor_expired');
-    }
-    if (!checked.ok) throw HttpError.service(400, 'Invalid cursor.', 'invalid_cursor');
+    if (!checked.ok && checked.reason === 'expired') throw STREAM_ERRORS.expiredCursor();
+    if (!checked.ok) throw STREAM_ERRORS.badCursor();
     start = checked.index + 1;
   } else if (fromTimestamp !== undefined) {
     if (!FROM_TIMESTAMP.test(fromTimestamp) || Number.isNaN(Date.parse(fromTimestamp))) {
@@ -182,10 +192,7 @@ function subscribeToEvents(state: EmulatorState, call: InterfaceRequest): void {
   } else {
     start = state.events.head;
   }
-  const limit = state.settings.maxStreams;
-  if (state.streams.count >= limit) {
-    throw HttpError.service(403, `Too many concurrent streams (limit ${limit})`, 'too_many_streams');
-  }
+  if (state.streams.count >= state.settings.maxStreams) throw STREAM_ERRORS.tooManyStreams();
   call.res.writeHead(200, {
     ...call.headers,
     'Content-Type': 'text/event-stream; charset=utf-8',

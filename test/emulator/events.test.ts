@@ -139,54 +139,109 @@ describe('GET /events positions', () => {
     }
   });
 
-  it('400s a garbage or overlong cursor and 410s an expired one', async () => {
+  it("400s a garbage or overlong cursor and 410s an expired one, with the vendor's messages (api-notes: Event stream)", async () => {
+    const invalid = {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Invalid cursor format.',
+      errorCode: 'invalid_cursor',
+    };
     const bad = await api(emu, '/events?from=garbage', { token });
     expect(bad.status).toBe(400);
-    expect(bad.json).toMatchObject({ errorCode: 'invalid_cursor' });
-    expect((await api(emu, `/events?from=${'a'.repeat(1025)}`, { token })).status).toBe(400);
+    expect(bad.json).toEqual(invalid);
+    const long = await api(emu, `/events?from=${'a'.repeat(1025)}`, { token });
+    expect(long.status).toBe(400);
+    expect(long.json).toEqual(invalid);
     const { offsets } = await emu.emit('user.updated', 1);
     await emu.expireCursors();
     const expired = await api(emu, `/events?from=${offsets[0]}`, { token });
     expect(expired.status).toBe(410);
-    expect(expired.json).toMatchObject({ statusCode: 410, errorCode: 'cursor_expired' });
+    expect(expired.json).toEqual({
+      statusCode: 410,
+      error: 'Gone',
+      message: 'Cursor points to data no longer available in the stream.',
+      errorCode: 'cursor_expired',
+    });
+  });
+
+  it('400s from and from_timestamp together: they are mutually exclusive (api-notes: Event stream)', async () => {
+    const { before } = await emu.emit('user.created', 1);
+    const both = await api(emu, `/events?from=${before}&from_timestamp=2000-01-01T00:00:00Z`, { token });
+    expect(both.status).toBe(400);
+    expect(both.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: "Query validation error: 'from and from_timestamp are mutually exclusive'",
+      errorCode: 'invalid_query_string',
+    });
+  });
+
+  it('Last-Event-ID wins over from_timestamp: a resuming EventSource keeps its first URL (api-notes: Event stream)', async () => {
+    const { offsets } = await emu.emit('user.created', 3);
+    const resumed = await stream('from_timestamp=2000-01-01T00:00:00Z', { 'Last-Event-ID': offsets[0] ?? '' });
+    await resumed.waitFor(() => resumed.events.length >= 2);
+    expect(resumed.events.map((m) => m.id)).toEqual(offsets.slice(1));
   });
 });
 
 describe('GET /events filters', () => {
-  it('streams only the requested types and advances the cursor with offset-only messages', async () => {
-    const client = await stream(
-      'from_timestamp=2000-01-01T00:00:00Z&event_type=group.created&event_type=group.deleted',
-    );
-    const head = await api(emu, '', { token: null }); // any request; the head is what we compare against below
-    expect(head.status).toBe(404);
-    const { offsets } = await emu.emit('organization.created', 150);
-    await client.waitFor(() => client.messages.at(-1)?.id === offsets.at(-1));
-    expect(client.events.length).toBeGreaterThan(0);
-    expect(client.events.every((m) => m.event === 'group.created' || m.event === 'group.deleted')).toBe(true);
-    const offsetOnly = client.messages.filter((m) => m.event === 'offset-only');
-    expect(offsetOnly.length).toBeGreaterThan(0);
-    for (const m of offsetOnly) expect(JSON.parse(m.data)).toEqual({ offset: m.id });
-    // The last message is an offset-only one pointing at the last skipped event: a resume starts after it.
-    expect(client.messages.at(-1)?.event).toBe('offset-only');
+  it('streams only the requested types, and sends no offset-only message per skipped run (api-notes: offset-only at heartbeat frequency)', async () => {
+    const client = await stream('event_type=group.created&event_type=group.deleted');
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    await emu.emit('organization.created', 150);
+    const { offsets } = await emu.emit('group.deleted', 1);
+    await client.waitFor(() => client.messages.length === 1);
+    expect(client.messages.map((m) => [m.event, m.id])).toEqual([['group.deleted', offsets[0]]]);
   });
 
-  it('400s an unknown event type', async () => {
+  it("a filtered stream's cursor moves on through offset-only heartbeats while nothing matches (api-notes: Event stream)", async () => {
+    await emu.updateSettings({ heartbeatMs: 20 });
+    const client = await stream('event_type=group.created');
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    const { offsets } = await emu.emit('organization.created', 150);
+    await client.waitFor(() => client.messages.some((m) => m.id === offsets.at(-1)));
+    expect(client.events).toEqual([]);
+    const offsetOnly = client.messages.filter((m) => m.event === 'offset-only');
+    for (const m of offsetOnly) expect(JSON.parse(m.data)).toEqual({ offset: m.id });
+    // A resume from the heartbeat's offset starts after the skipped run.
+    const resumed = await stream(`from=${offsets.at(-1)}`);
+    await resumed.waitFor(() => resumed.raw.includes('retry: 2000'));
+    const next = await emu.emit('group.created', 1);
+    await resumed.waitFor(() => resumed.events.length === 1);
+    expect(resumed.events[0]?.id).toBe(next.offsets[0]);
+  });
+
+  it("400s an unknown event type with the vendor's message (api-notes: Event stream)", async () => {
     const answer = await api(emu, '/events?event_type=user.created&event_type=user.exploded', { token });
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ errorCode: 'invalid_query_string' });
+    expect(answer.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Unsupported event type.',
+      errorCode: 'invalid_query_string',
+    });
     expect((await api(emu, '/events?event_type=user.created,user.deleted', { token })).status).toBe(400);
+  });
+
+  it("404s an unknown path under /api/v2 with the vendor's 'Not found' (api-notes: Event stream)", async () => {
+    for (const path of ['/events/extra', '/nothing-here', '']) {
+      const answer = await api(emu, path, { token });
+      expect(answer.status).toBe(404);
+      expect(answer.json).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not found' });
+    }
   });
 });
 
 describe('GET /events server behaviour', () => {
-  it('limits concurrent streams with a 403', async () => {
+  it("limits concurrent streams with the vendor's 403, which has no errorCode (api-notes: Event stream)", async () => {
     const streams = await Promise.all([stream(), stream(), stream(), stream()]);
     expect(streams.every((s) => s.status === 200)).toBe(true);
     const refused = await api(emu, '/events', { token });
     expect(refused.status).toBe(403);
-    expect(refused.json).toMatchObject({
-      message: 'Too many concurrent streams (limit 4)',
-      errorCode: 'too_many_streams',
+    expect(refused.json).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'Maximum concurrent event stream connections reached. Please close existing connections.',
     });
     streams[0]?.close();
     await emu.dropStreams();
@@ -194,11 +249,29 @@ describe('GET /events server behaviour', () => {
     expect(again.status).toBe(200);
   });
 
-  it('sends heartbeats', async () => {
+  it('sends a heartbeat comment and an offset-only message on every stream, idle and unfiltered too (api-notes: Event stream)', async () => {
+    const { offsets } = await emu.emit('user.created', 2);
     await emu.updateSettings({ heartbeatMs: 20 });
     const client = await stream();
-    await client.waitFor(() => client.comments.includes('heartbeat'));
-    expect(client.raw).toContain('\n: heartbeat\n\n');
+    await client.waitFor(() => client.messages.filter((m) => m.event === 'offset-only').length >= 2);
+    expect(client.events).toEqual([]);
+    expect(client.comments).toContain('heartbeat');
+    const head = offsets.at(-1) ?? '';
+    expect(client.raw).toContain(`\n: heartbeat\n\nid: ${head}\nevent: offset-only\ndata: {"offset":"${head}"}\n\n`);
+    for (const m of client.messages)
+      expect([m.event, m.id, m.data]).toEqual(['offset-only', head, `{"offset":"${head}"}`]);
+    const live = await emu.emit('user.updated', 1);
+    await client.waitFor(
+      () => client.messages.at(-1)?.event === 'offset-only' && client.messages.at(-1)?.id === live.offsets[0],
+    );
+    expect(client.events.map((m) => m.id)).toEqual(live.offsets);
+  });
+
+  it('sends no heartbeat when heartbeatMs is 0', async () => {
+    await emu.updateSettings({ heartbeatMs: 0, streamLifetimeMs: 100 });
+    const client = await stream();
+    await client.waitFor(() => client.ended);
+    expect(client.raw).toBe(':connected\nretry: 2000\n\n');
   });
 
   it('sends error messages, then closes', async () => {
