@@ -73,7 +73,7 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
   const factory = new EventFactory(
     opts.seed,
     tenantDomain,
-    `tnt_${new Random(opts.seed, 10).id(12)}`,
+    `emulator-${new Random(opts.seed, 10).id(8)}`,
     `est_${new Random(opts.seed, 11).id(16)}`,
   );
   const state: EmulatorState = {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EventContent } from './event-factory.js';
 import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
 import { validateFaultSpec } from './faults.js';
 import { PayloadTooLarge, readBody, sendJson } from './http-util.js';
@@ -130,11 +131,13 @@ export async function handleControl(
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100_000) {
         return bad(res, 'count must be an integer from 1 to 100000');
       }
+      if (input.test !== undefined && typeof input.test !== 'boolean') return bad(res, 'test must be true or false');
+      const content: EventContent = { object: input.object, previousObject: input.previous_object, test: input.test };
       // `before` resumes just ahead of the first emitted event: `?from=<before>` replays exactly these.
       const before = state.events.offsetOf(state.events.head - 1);
       const offsets: string[] = [];
       for (let i = 0; i < count; i++) {
-        offsets.push(state.events.offsetOf(state.events.append(state.now(), type, input.object)));
+        offsets.push(state.events.offsetOf(state.events.append(state.now(), type, content)));
       }
       return sendJson(res, 200, { before, offsets });
     }

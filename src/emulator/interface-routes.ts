@@ -140,12 +140,14 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
     connection.users.delete(key);
     const now = new Date(state.now()).toISOString();
     state.events.append(state.now(), 'user.deleted', {
-      ...user,
-      updated_at: now,
-      deleted_at: now,
-      identities: [
-        { connection: connection.name, provider: connection.strategy, user_id: user.user_id, isSocial: false },
-      ],
+      object: {
+        ...user,
+        updated_at: now,
+        deleted_at: now,
+        identities: [
+          { connection: connection.name, provider: connection.strategy, user_id: user.user_id, isSocial: false },
+        ],
+      },
     });
   }
   sendEmpty(call.res, 204, call.headers);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueWord } from '../../src/emulator/random.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { api, SseClient, streamUrl } from './support.js';
 
@@ -22,7 +23,7 @@ async function snapshot(emu: TestEmulator): Promise<unknown> {
   stream.close();
   const events = stream.events.slice(0, 100).map((m) => {
     const payload = JSON.parse(m.data) as { event: Record<string, unknown> };
-    const { time: _time, source: _source, ...rest } = payload.event;
+    const { time: _time, ...rest } = payload.event;
     const data = rest.data as { context: { request: Record<string, unknown> } };
     data.context.request.hostname = '';
     return { offset: m.id, type: m.event, ...rest };
@@ -64,5 +65,17 @@ describe('determinism by seed', () => {
     for (const key of ['policies', 'provisionings', 'permissions', 'bulk', 'events'] as const) {
       expect((sa as Record<string, unknown>)[key]).not.toEqual((sc as Record<string, unknown>)[key]);
     }
+  });
+});
+
+describe('event ids', () => {
+  it('never repeat within a seed: the index part is a bijection (api-notes: id is evt_ + 16 letters and digits)', () => {
+    const words = new Set<string>();
+    const indices = [...Array(100_000).keys(), 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1];
+    for (const index of indices) words.add(uniqueWord(7, index));
+    expect(words.size).toBe(indices.length);
+    expect([...words].filter((word) => !/^[A-Za-z0-9]{12}$/.test(word))).toEqual([]);
+    expect(uniqueWord(7, 5)).toBe(uniqueWord(7, 5));
+    expect(uniqueWord(8, 5)).not.toBe(uniqueWord(7, 5));
   });
 });

@@ -103,11 +103,14 @@ describe('GET /connections-directory-provisionings', () => {
         'mapping',
         'strategy',
         'synchronize_automatically',
+        'synchronize_groups',
         'updated_at',
       ].sort(),
     );
     for (const m of first.mapping as Array<Record<string, unknown>>)
       expect(Object.keys(m).sort()).toEqual(['idp', 'svc']);
+    // api-notes: Directory provisioning.
+    expect(new Set(seen.map((p) => p.synchronize_groups))).toEqual(new Set(['all', 'off', 'selected']));
     const hostile = seen.find((p) => p.connection_id === emu.fixtures.hostileProvisioningConnectionId);
     expect(hostile?.connection_name).toBe(emu.fixtures.hostileText);
     expect(emu.fixtures.hostileText).toContain('\u001b[31m');

@@ -59,13 +59,16 @@ describe('GET /events wire format', () => {
       expect(data.offset).not.toMatch(/^\d+$/);
       expect(data.event.type).toBe(message.event);
       types.add(String(message.event));
-      expect(data.event).toMatchObject({ specversion: '1.0', svcpurpose: 'test' });
+      expect(data.event).toMatchObject({ specversion: '1.0' });
+      expect(data.event).not.toHaveProperty('svcpurpose');
       for (const key of ['source', 'id', 'time', 'svctenant', 'svcstream'])
         expect(typeof data.event[key]).toBe('string');
       expect(data.event.data).toHaveProperty('object');
       expect(data.event.data).toHaveProperty('context');
     }
     expect(types).toEqual(new Set(EVENT_TYPES));
+    const ids = payloads(client).map((p) => String(p.event.id));
+    expect(new Set(ids).size).toBe(600);
     const times = payloads(client).map((p) => Date.parse(String(p.event.time)));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
@@ -95,6 +98,93 @@ describe('GET /events wire format', () => {
     expect(Object.keys(options.oidc_metadata as object)).toHaveLength(38);
     const context = payloads(client)[0]?.event.data.context as Record<string, unknown>;
     expect(Object.keys(context).sort()).toEqual(['client', 'connection', 'request', 'tenant']);
+  });
+});
+
+describe('GET /events payloads as the vendor sends them (api-notes: Envelope details)', () => {
+  it('every event: id evt_ + 16 letters and digits, source urn:svc:<tenant>.<region domain>, no svcpurpose', async () => {
+    const client = await stream('from_timestamp=2000-01-01T00:00:00Z');
+    await client.waitFor(() => client.events.length >= 600);
+    const [first] = payloads(client);
+    const tenant = String(first?.event.svctenant);
+    expect(tenant).toMatch(/^[a-z0-9][-a-z0-9]{1,62}[a-z0-9]$/);
+    for (const { event } of payloads(client)) {
+      expect(event.id).toMatch(/^evt_[A-Za-z0-9]{16}$/);
+      expect(event.source).toBe(`urn:svc:${tenant}.us.svc.example`);
+      expect(event.svctenant).toBe(tenant);
+      expect(event.svcstream).toMatch(/^est_[a-z0-9]{16}$/);
+      expect(event).not.toHaveProperty('svcpurpose');
+      expect((event.data.context as { tenant: unknown }).tenant).toEqual({ id: tenant });
+    }
+  });
+
+  it('each of the 25 types: .updated with previous_object, member_type, deleted_at, role created_at / deleted_at', async () => {
+    const client = await stream('from_timestamp=2000-01-01T00:00:00Z');
+    await client.waitFor(() => client.events.length >= 600);
+    const byType = new Map<string, Array<Payload['event']['data']>>();
+    for (const { event } of payloads(client)) byType.set(event.type, [...(byType.get(event.type) ?? []), event.data]);
+    expect([...byType.keys()].sort()).toEqual([...EVENT_TYPES].sort());
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    for (const [type, datas] of byType) {
+      for (const data of datas) {
+        const object = data.object as Record<string, unknown>;
+        if (type.endsWith('.updated')) {
+          expect(data, type).toHaveProperty('previous_object');
+          expect(data.previous_object, type).not.toEqual(object);
+        } else expect(data, type).not.toHaveProperty('previous_object');
+        if (type.startsWith('group.member.')) {
+          const member = object.member as Record<string, unknown>;
+          expect(['user', 'group'], type).toContain(member.member_type);
+          expect(typeof member.id).toBe('string');
+        }
+        if (type === 'user.deleted') expect(object.deleted_at, type).toMatch(iso);
+        if (type.endsWith('.role.assigned')) {
+          expect(object.created_at, type).toMatch(iso);
+          expect(object).not.toHaveProperty('deleted_at');
+        }
+        if (type.endsWith('.role.deleted')) {
+          expect(object.deleted_at, type).toMatch(iso);
+          expect(object).not.toHaveProperty('created_at');
+        }
+      }
+    }
+    const updatedTypes = EVENT_TYPES.filter((t) => t.endsWith('.updated'));
+    expect(updatedTypes).toEqual([
+      'connection.updated',
+      'group.updated',
+      'organization.updated',
+      'organization.connection.updated',
+      'user.updated',
+    ]);
+  });
+
+  it('events emitted through the control API are normal unless marked test, then carry svcpurpose test', async () => {
+    const client = await stream();
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    await emu.emit('user.created', 1);
+    await emu.emitEvent({ type: 'user.created', test: true });
+    const object = { user_id: 'db|given', email: 'given@example.com' };
+    await emu.emitEvent({ type: 'user.updated', object });
+    await emu.emitEvent({ type: 'user.updated', object, previous_object: { user_id: 'db|given' } });
+    await client.waitFor(() => client.events.length === 4);
+    const [normal, test, updated, withPrevious] = payloads(client).map((p) => p.event);
+    expect(normal).not.toHaveProperty('svcpurpose');
+    expect(test?.svcpurpose).toBe('test');
+    expect(updated?.data).toMatchObject({ object, previous_object: object });
+    expect(updated).not.toHaveProperty('svcpurpose');
+    expect(withPrevious?.data).toMatchObject({ object, previous_object: { user_id: 'db|given' } });
+  });
+
+  it('a user removed by DELETE comes as user.deleted with deleted_at', async () => {
+    const client = await stream();
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    const path = `/connections/${emu.fixtures.databaseConnectionId}/users?email=alice%40example.com`;
+    expect((await api(emu, path, { token, method: 'DELETE' })).status).toBe(204);
+    await client.waitFor(() => client.events.length === 1);
+    const object = payloads(client)[0]?.event.data.object as Record<string, unknown>;
+    expect(object).toMatchObject({ email: 'alice@example.com' });
+    expect(object.deleted_at).toBe(object.updated_at);
+    expect(Math.abs(Date.parse(String(object.deleted_at)) - Date.now())).toBeLessThan(60_000);
   });
 });
 

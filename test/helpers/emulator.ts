@@ -48,6 +48,17 @@ export interface TestEmulator extends RunningEmulator {
    * (`from=<before>` replays exactly these); `offsets` are theirs.
    */
   emit(type: EventType, count?: number, object?: unknown): Promise<{ before: string; offsets: string[] }>;
+  /**
+   * Appends live events with every option of the control API: `object` (sent as given), `previous_object` (for
+   * `.updated` types; default a copy of `object`), `test` (marks them test events: `svcpurpose: test`).
+   */
+  emitEvent(event: {
+    type: EventType;
+    count?: number;
+    object?: unknown;
+    previous_object?: unknown;
+    test?: boolean;
+  }): Promise<{ before: string; offsets: string[] }>;
   /** Recent requests (control API excluded; `authorization` never recorded) and counters. */
   requests(): Promise<{ requests: LoggedRequest[]; counters: RequestCounters }>;
   /** Forgets the recorded requests and zeroes the counters. */
@@ -109,6 +120,9 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
     },
     emit(type, count = 1, object) {
       return control(url, 'POST', '/events', { type, count, object });
+    },
+    emitEvent(event) {
+      return control(url, 'POST', '/events', event);
     },
     requests() {
       return control(url, 'GET', '/requests');
