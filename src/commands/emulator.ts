@@ -10,7 +10,7 @@ import {
   UNKNOWN_USER_DELETE,
   UNKNOWN_USER_DELETE_STATUSES,
 } from '../emulator/limits.js';
-import type { EmulatorOptions } from '../emulator/options.js';
+import { clientSecretViolation, type EmulatorOptions } from '../emulator/options.js';
 import type { RunningEmulator } from '../emulator/server.js';
 import { UsageError } from '../errors.js';
 import type { GlobalOptions } from '../global-options.js';
@@ -25,6 +25,8 @@ export const DEFAULT_EMULATOR_PORT = LIMITS.port.commandDefault;
 export interface EmulatorFlags {
   [attribute: string]: string | boolean | undefined;
   host?: string;
+  /** The admin client's secret: the global `--client-secret`, which commander hands to the root command. */
+  clientSecret?: string;
   control?: boolean;
   logRequests?: boolean;
 }
@@ -83,6 +85,11 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
     }
     o.unknownUserDeleteStatus = status;
   }
+  if (typeof flags.clientSecret === 'string') {
+    const violation = clientSecretViolation(flags.clientSecret);
+    if (violation !== undefined) throw new UsageError(`--client-secret ${violation}`);
+    o.clientSecret = flags.clientSecret;
+  }
   o.control = flags.control === true;
   return o;
 }
@@ -98,6 +105,10 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
     `${UNKNOWN_USER_DELETE.help} (default ${UNKNOWN_USER_DELETE.default})`,
   );
   command
+    .option(
+      '--client-secret <secret>',
+      "the admin client's secret (default: derived from --seed, the same on every start)",
+    )
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--log-requests', 'print one line per request on stderr')
     .addHelpText(
@@ -113,7 +124,7 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
     .action(async (flags: EmulatorFlags, command: Command) => {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const json = globals.json === true || globals.output === 'json' || globals.output === 'ndjson';
-      const options = parseEmulatorFlags(flags);
+      const options = parseEmulatorFlags({ ...flags, clientSecret: globals.clientSecret });
       await runEmulator(session.ctx, options, {
         json,
         quiet: globals.quiet === true,
@@ -149,6 +160,11 @@ export async function runEmulator(
   }
   if (output.json) stdout.write(`${JSON.stringify(startLine(emulator, options))}\n`);
   else stdout.write(humanBanner(emulator, options));
+  if (!output.quiet && options.clientSecret === undefined && !isLoopback(options.host ?? '127.0.0.1')) {
+    stderr.write(
+      `svcadm emulator: warning: the client secrets follow from --seed and ${options.host} is reachable from other machines; choose a secret with --client-secret\n`,
+    );
+  }
   if (!output.quiet) stderr.write('svcadm emulator: running; press Ctrl-C to stop\n');
 
   await new Promise<void>((resolve) => {
@@ -157,6 +173,10 @@ export async function runEmulator(
   });
   await emulator.close();
   if (!output.quiet) stderr.write('svcadm emulator: stopped\n');
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function startLine(emulator: RunningEmulator, options: EmulatorOptions): Record<string, unknown> {

@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientSecrets } from './client-secrets.js';
 import { type ControlActions, handleControl } from './control.js';
 import { EventFactory } from './event-factory.js';
 import { EventLog } from './event-log.js';
@@ -51,14 +52,15 @@ export interface AppContext {
 export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: AppContext): EmulatorApp {
   const startedAt = now();
   const seedRandom = new Random(opts.seed, 9);
+  const secrets = clientSecrets(opts.seed, opts.clientSecret);
   const admin: EmulatorClient = {
     clientId: `emu${seedRandom.id(29)}`,
-    clientSecret: randomBytes(32).toString('base64url'),
+    clientSecret: secrets.admin,
     scopes: [...ALL_SCOPES],
   };
   const readOnly: EmulatorClient = {
     clientId: `emu${seedRandom.id(29)}`,
-    clientSecret: randomBytes(32).toString('base64url'),
+    clientSecret: secrets.readOnly,
     scopes: [...READ_SCOPES],
   };
   const tenantDomain = new URL(origin).host;

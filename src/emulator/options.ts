@@ -14,6 +14,8 @@ export type LimitOptions = { [K in LimitName]?: number };
 export interface EmulatorOptions extends LimitOptions {
   /** Address to bind; default `127.0.0.1`. */
   host?: string;
+  /** Secret of the admin client; default derived from the seed (the same seed gives the same secret). */
+  clientSecret?: string;
   /** What deleting an e-mail with no user answers; default 204, as the real service. */
   unknownUserDeleteStatus?: UnknownUserDeleteStatus;
   /** Mounts the control API under `/__emulator/`; default false. */
@@ -26,9 +28,17 @@ export interface EmulatorOptions extends LimitOptions {
 
 export type ResolvedOptions = { [K in LimitName]: number } & {
   host: string;
+  clientSecret: string | undefined;
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
   control: boolean;
 };
+
+/** Why a chosen client secret is refused: it must be 1 to 1024 visible ASCII characters (it travels in forms and shell variables). */
+export function clientSecretViolation(secret: string): string | undefined {
+  if (secret.length === 0 || secret.length > 1024) return 'must be 1 to 1024 characters';
+  if (!/^[\x21-\x7e]+$/.test(secret)) return 'must be visible ASCII characters (no spaces or control characters)';
+  return undefined;
+}
 
 /** Fills in defaults and checks every option; a bad one is a RangeError naming it. */
 export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
@@ -44,8 +54,13 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
   if (!isUnknownUserDeleteStatus(unknownUserDeleteStatus)) {
     throw new RangeError('emulator option unknownUserDeleteStatus must be 204 or 404');
   }
+  if (o.clientSecret !== undefined) {
+    const violation = clientSecretViolation(o.clientSecret);
+    if (violation !== undefined) throw new RangeError(`emulator option clientSecret ${violation}`);
+  }
   return {
     ...limits,
+    clientSecret: o.clientSecret,
     unknownUserDeleteStatus,
     host: o.host ?? '127.0.0.1',
     control: o.control ?? false,

@@ -61,10 +61,16 @@ describe('svcadm emulator: parsing', () => {
     { latency: 'soon' },
     { rateLimit: '-3' },
     { unknownUserDelete: '500' },
+    { clientSecret: '' },
+    { clientSecret: 'with space' },
     { unknownUserDelete: '204x' },
     { host: '' },
   ])('refuses %o with a usage error', (flags) => {
     expect(() => parseEmulatorFlags(flags)).toThrow(UsageError);
+  });
+
+  it('takes the admin secret from --client-secret (a global option, handed over by commander)', () => {
+    expect(parseEmulatorFlags({ clientSecret: 's3cret!' }).clientSecret).toBe('s3cret!');
   });
 
   it('exits 2 on a bad value through the CLI', async () => {
@@ -128,7 +134,67 @@ describe('emulator limits: one table for the flags, startEmulator and the contro
   });
 });
 
+/** Runs `svcadm emulator <args> --json` in this process until `stop`; `start` is its parsed first stdout line. */
+function runJsonEmulator(args: string[]) {
+  const interrupt = new AbortController();
+  let resolveLine: (line: string) => void = () => {};
+  const firstLine = new Promise<string>((resolve) => {
+    resolveLine = resolve;
+  });
+  let stdout = '';
+  const running = runCli(['emulator', '--port', '0', '--json', '--event-rate', '0', ...args], {
+    interrupt: interrupt.signal,
+    onStdout: (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('\n')) resolveLine(stdout.slice(0, stdout.indexOf('\n')));
+    },
+  });
+  return {
+    start: Promise.race([
+      firstLine.then((line) => JSON.parse(line) as { env: Record<string, string>; readOnly: { clientSecret: string } }),
+      running.then((r) => {
+        throw new Error(`svcadm emulator ended (${r.code}) before its start line: ${r.stderr}`);
+      }),
+    ]),
+    stop() {
+      interrupt.abort();
+      return running;
+    },
+  };
+}
+
 describe('svcadm emulator: running', () => {
+  it('gives the same secrets on every start with the same --seed, and --client-secret chooses the admin one', async () => {
+    const first = runJsonEmulator(['--seed', '9']);
+    const second = runJsonEmulator(['--seed', '9']);
+    const chosen = runJsonEmulator(['--seed', '9', '--client-secret', 'chosen-secret']);
+    try {
+      const [a, b, c] = await Promise.all([first.start, second.start, chosen.start]);
+      expect(a.env.SVCADM_CLIENT_SECRET).toBe(b.env.SVCADM_CLIENT_SECRET);
+      expect(a.readOnly.clientSecret).toBe(b.readOnly.clientSecret);
+      expect(a.env.SVCADM_CLIENT_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(c.env.SVCADM_CLIENT_SECRET).toBe('chosen-secret');
+    } finally {
+      const results = await Promise.all([first.stop(), second.stop(), chosen.stop()]);
+      expect(results.map((r) => r.code)).toEqual([0, 0, 0]);
+    }
+  });
+
+  it('warns that secrets follow from the seed when bound beyond loopback without --client-secret', async () => {
+    const open = runJsonEmulator(['--host', '0.0.0.0']);
+    await open.start;
+    const opened = await open.stop();
+    expect(opened.stderr).toContain(
+      'svcadm emulator: warning: the client secrets follow from --seed and 0.0.0.0 is reachable from other machines; choose a secret with --client-secret\n',
+    );
+    const chosen = runJsonEmulator(['--host', '0.0.0.0', '--client-secret', 'x-y-z']);
+    await chosen.start;
+    expect((await chosen.stop()).stderr).not.toContain('warning');
+    const local = runJsonEmulator([]);
+    await local.start;
+    expect((await local.stop()).stderr).not.toContain('warning');
+  });
+
   it('prints the --json start line first, serves the CLI, and stops cleanly on Ctrl-C', async () => {
     const interrupt = new AbortController();
     let firstLine: Promise<string> | undefined;
