@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { parsePublicKey } from '../emulator/client-assertion.js';
 import {
   formatLimitValue,
   isUnknownUserDeleteStatus,
@@ -27,6 +29,8 @@ export interface EmulatorFlags {
   host?: string;
   /** The admin client's secret: the global `--client-secret`, which commander hands to the root command. */
   clientSecret?: string;
+  /** Path of a PEM public key for the admin client. */
+  clientPublicKey?: string;
   control?: boolean;
   logRequests?: boolean;
 }
@@ -109,6 +113,10 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
       '--client-secret <secret>',
       "the admin client's secret (default: derived from --seed, the same on every start)",
     )
+    .option(
+      '--client-public-key <pem-file>',
+      'register this RSA public key on the admin client: it may then authenticate with a signed client_assertion',
+    )
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--log-requests', 'print one line per request on stderr')
     .addHelpText(
@@ -125,6 +133,9 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
       const globals = command.optsWithGlobals<GlobalOptions>();
       const json = globals.json === true || globals.output === 'json' || globals.output === 'ndjson';
       const options = parseEmulatorFlags({ ...flags, clientSecret: globals.clientSecret });
+      if (typeof flags.clientPublicKey === 'string') {
+        options.adminPublicKeys = [await readPemFile(flags.clientPublicKey)];
+      }
       await runEmulator(session.ctx, options, {
         json,
         quiet: globals.quiet === true,
@@ -173,6 +184,18 @@ export async function runEmulator(
   });
   await emulator.close();
   if (!output.quiet) stderr.write('svcadm emulator: stopped\n');
+}
+
+async function readPemFile(path: string): Promise<string> {
+  let pem: string;
+  try {
+    pem = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --client-public-key ${path}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  const key = parsePublicKey(pem);
+  if (typeof key === 'string') throw new UsageError(`--client-public-key ${path}: ${key}`);
+  return pem;
 }
 
 function isLoopback(host: string): boolean {

@@ -82,7 +82,14 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
     origin,
     data: makeSeedData(opts),
     settings,
-    tokens: new TokenService(origin, signer, [admin, readOnly], opts.tokenTtlSeconds, now),
+    tokens: new TokenService(
+      origin,
+      signer,
+      [admin, readOnly],
+      opts.tokenTtlSeconds,
+      now,
+      opts.adminPublicKeys.map((key) => ({ clientId: admin.clientId, key })),
+    ),
     limiter: new RateLimiter(opts.rateLimit, now),
     faults: new FaultInjector(),
     failRandom: new Random(opts.seed, 12),
@@ -112,6 +119,7 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
       state.data = makeSeedData(opts);
       state.faults.clear();
       state.requests.clear();
+      state.tokens.resetClientKeys();
       Object.assign(settings, initialSettings);
       state.limiter.setRate(settings.rateLimit);
       state.failRandom = new Random(opts.seed, 12);
@@ -121,6 +129,9 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
       Object.assign(settings, changes);
       if (changes.rateLimit !== undefined) state.limiter.setRate(changes.rateLimit);
       if (changes.eventRate !== undefined) startLiveEvents();
+    },
+    clients() {
+      return { admin: admin.clientId, readOnly: readOnly.clientId };
     },
     describe() {
       return {

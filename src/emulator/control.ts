@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parsePublicKey } from './client-assertion.js';
 import type { EventContent } from './event-factory.js';
 import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
 import { validateFaultSpec } from './faults.js';
@@ -18,6 +19,8 @@ export interface ControlActions {
   reset(): void;
   updateSettings(changes: Partial<EmulatorSettings>): void;
   describe(): Record<string, unknown>;
+  /** The client ids of the admin and the read-only client. */
+  clients(): { admin: string; readOnly: string };
 }
 
 const SETTING_NAMES: readonly string[] = [...SETTING_LIMIT_NAMES, 'unknownUserDeleteStatus'];
@@ -140,6 +143,24 @@ export async function handleControl(
         offsets.push(state.events.offsetOf(state.events.append(state.now(), type, content)));
       }
       return sendJson(res, 200, { before, offsets });
+    }
+    case 'POST /__emulator/client-keys': {
+      const clients = actions.clients();
+      const named = input.client;
+      const clientId =
+        named === 'admin'
+          ? clients.admin
+          : named === 'readOnly'
+            ? clients.readOnly
+            : typeof named === 'string'
+              ? named
+              : '';
+      if (typeof input.publicKey !== 'string') return bad(res, 'publicKey must be a PEM public key');
+      const key = parsePublicKey(input.publicKey);
+      if (typeof key === 'string') return bad(res, `publicKey: ${key}`);
+      const keys = state.tokens.registerClientKey(clientId, key);
+      if (keys === undefined) return bad(res, 'client must be "admin", "readOnly" or one of their client ids');
+      return sendJson(res, 201, { clientId, keys });
     }
     case 'POST /__emulator/reset':
       actions.reset();

@@ -1,3 +1,5 @@
+import type { KeyObject } from 'node:crypto';
+import { parsePublicKey } from './client-assertion.js';
 import {
   isUnknownUserDeleteStatus,
   LIMIT_NAMES,
@@ -16,6 +18,8 @@ export interface EmulatorOptions extends LimitOptions {
   host?: string;
   /** Secret of the admin client; default derived from the seed (the same seed gives the same secret). */
   clientSecret?: string;
+  /** PEM public keys (RSA, 2048 bits or more) of the admin client, for `private_key_jwt` authentication. */
+  adminPublicKeys?: string[];
   /** What deleting an e-mail with no user answers; default 204, as the real service. */
   unknownUserDeleteStatus?: UnknownUserDeleteStatus;
   /** Mounts the control API under `/__emulator/`; default false. */
@@ -29,6 +33,7 @@ export interface EmulatorOptions extends LimitOptions {
 export type ResolvedOptions = { [K in LimitName]: number } & {
   host: string;
   clientSecret: string | undefined;
+  adminPublicKeys: KeyObject[];
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
   control: boolean;
 };
@@ -58,9 +63,15 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     const violation = clientSecretViolation(o.clientSecret);
     if (violation !== undefined) throw new RangeError(`emulator option clientSecret ${violation}`);
   }
+  const adminPublicKeys = (o.adminPublicKeys ?? []).map((pem) => {
+    const key = parsePublicKey(pem);
+    if (typeof key === 'string') throw new RangeError(`emulator option adminPublicKeys: ${key}`);
+    return key;
+  });
   return {
     ...limits,
     clientSecret: o.clientSecret,
+    adminPublicKeys,
     unknownUserDeleteStatus,
     host: o.host ?? '127.0.0.1',
     control: o.control ?? false,

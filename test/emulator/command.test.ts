@@ -1,3 +1,6 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EMULATOR_PORT, parseEmulatorFlags } from '../../src/commands/emulator.js';
 import { formatLimitValue, LIMIT_NAMES, LIMITS, type Limit, type LimitName } from '../../src/emulator/limits.js';
@@ -178,6 +181,48 @@ describe('svcadm emulator: running', () => {
       const results = await Promise.all([first.stop(), second.stop(), chosen.stop()]);
       expect(results.map((r) => r.code)).toEqual([0, 0, 0]);
     }
+  });
+
+  it('--client-public-key registers a PEM key on the admin client for client_assertion authentication', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const dir = tempConfigDir();
+    const file = join(dir, 'admin.pub.pem');
+    writeFileSync(file, publicKey.export({ type: 'spki', format: 'pem' }));
+    const running = runJsonEmulator(['--client-public-key', file]);
+    try {
+      const start = (await running.start) as unknown as { url: string; admin: { clientId: string } };
+      const now = Math.floor(Date.now() / 1000);
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const claims = {
+        iss: start.admin.clientId,
+        sub: start.admin.clientId,
+        aud: `${start.url}/oauth/token`,
+        exp: now + 60,
+        jti: 'cli-1',
+      };
+      const input = `${encode({ alg: 'RS256' })}.${encode(claims)}`;
+      const res = await fetch(`${start.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          audience: `${start.url}/api/v2/`,
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`,
+        }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      expect((await running.stop()).code).toBe(0);
+    }
+    const missing = await runCli(['emulator', '--port', '0', '--client-public-key', join(dir, 'nope.pem')]);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toContain(`cannot read --client-public-key ${join(dir, 'nope.pem')}: ENOENT`);
+    const privateFile = join(dir, 'admin.key.pem');
+    writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const wrongHalf = await runCli(['emulator', '--port', '0', '--client-public-key', privateFile]);
+    expect(wrongHalf).toMatchObject({ code: 2, stdout: '' });
+    expect(wrongHalf.stderr).toContain('this is a private key: register the public key');
   });
 
   it('warns that secrets follow from the seed when bound beyond loopback without --client-secret', async () => {
