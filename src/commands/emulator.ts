@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { parsePublicKey } from '../emulator/client-assertion.js';
+import { ENV_SHELLS, type EnvShell, envLines, isEnvShell } from '../emulator/env-lines.js';
 import {
   formatLimitValue,
   isUnknownUserDeleteStatus,
@@ -13,8 +14,8 @@ import {
   UNKNOWN_USER_DELETE_STATUSES,
 } from '../emulator/limits.js';
 import { clientSecretViolation, type EmulatorOptions } from '../emulator/options.js';
-import type { RunningEmulator } from '../emulator/server.js';
-import { UsageError } from '../errors.js';
+import type { BackgroundEmulator, RunningEmulator } from '../emulator/server.js';
+import { CliError, Interrupted, UsageError } from '../errors.js';
 import type { GlobalOptions } from '../global-options.js';
 import { examples, type Session } from '../session.js';
 import { parseDuration } from '../util/duration.js';
@@ -119,13 +120,19 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
     )
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--log-requests', 'print one line per request on stderr')
+    .option(
+      '--print-env [shell]',
+      `start in the background, print the variables to eval and exit; shell: ${ENV_SHELLS.join(', ')} (default sh)`,
+    )
     .addHelpText(
       'after',
       `\nDurations (${FLAGGED_LIMITS.filter((f) => f.limit.unit === 'ms')
         .map((f) => f.flag)
         .join(', ')}): 250 is milliseconds; 2s, 5m and 1h work too.\n${examples(
         'svcadm emulator',
-        'eval "$(svcadm emulator --port 0 | grep ^export)"   # not interactive: see --json',
+        'eval "$(svcadm emulator --print-env --port 0)"   # bash, zsh: in the background',
+        'kill "$SVCADM_EMULATOR_PID"   # stops it',
+        'eval (svcadm emulator --print-env fish --port 0)   # fish',
         'svcadm emulator --port 0 --json --control --rate-limit 5 --latency 200',
       )}`,
     )
@@ -136,12 +143,73 @@ export function registerEmulatorCommand(program: Command, session: Session): voi
       if (typeof flags.clientPublicKey === 'string') {
         options.adminPublicKeys = [await readPemFile(flags.clientPublicKey)];
       }
-      await runEmulator(session.ctx, options, {
-        json,
-        quiet: globals.quiet === true,
-        logRequests: flags.logRequests === true,
-      });
+      const quiet = globals.quiet === true;
+      if (flags.printEnv === undefined) {
+        await runEmulator(session.ctx, options, { json, quiet, logRequests: flags.logRequests === true });
+        return;
+      }
+      const shell = flags.printEnv === true ? 'sh' : String(flags.printEnv);
+      if (!isEnvShell(shell)) throw new UsageError(`--print-env takes ${ENV_SHELLS.join(', ')}, got '${shell}'`);
+      if (json) throw new UsageError('--print-env prints shell lines; it does not go with --json or -o');
+      if (flags.logRequests === true) {
+        throw new UsageError('--log-requests does not go with --print-env: the background emulator has no terminal');
+      }
+      await runInBackground(session.ctx, options, { shell, quiet });
     });
+}
+
+/** Refusals of the address or of an option become usage errors (exit 2), as the flags' own checks do. */
+function startFailure(err: unknown, options: EmulatorOptions): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(
+      `port ${options.port} is already in use`,
+      'pick another with --port, or --port 0 for a free one',
+    );
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot bind to ${options.host}`);
+  if (err instanceof RangeError) return new UsageError(err.message);
+  return err;
+}
+
+function warnAboutSecrets(ctx: Context, options: EmulatorOptions, quiet: boolean): void {
+  if (quiet || options.clientSecret !== undefined || isLoopback(options.host ?? '127.0.0.1')) return;
+  ctx.io.stderr.write(
+    `svcadm emulator: warning: the client secrets follow from --seed and ${options.host} is reachable from other machines; choose a secret with --client-secret\n`,
+  );
+}
+
+/**
+ * `--print-env`: starts the emulator as a detached process, prints only the `SVCADM_*` variables (with the
+ * process id, to stop it) for the shell's `eval`, and returns once it listens.
+ */
+export async function runInBackground(
+  ctx: Context,
+  options: EmulatorOptions,
+  output: { shell: EnvShell; quiet: boolean },
+): Promise<void> {
+  const { startInBackground, BackgroundStartError } = await import('../emulator/server.js');
+  let emulator: BackgroundEmulator;
+  try {
+    emulator = await startInBackground(options, { env: { ...ctx.env }, signal: ctx.interrupt });
+  } catch (err) {
+    if (ctx.interrupt.aborted) throw new Interrupted();
+    if (err instanceof BackgroundStartError) {
+      if (err.usage) throw new UsageError(err.message);
+      const refusal = startFailure(err, options);
+      if (refusal !== err) throw refusal;
+      throw new CliError(`the background emulator did not start: ${err.message}`, 1);
+    }
+    throw err;
+  }
+  ctx.io.stdout.write(envLines(output.shell, { ...emulator.env, SVCADM_EMULATOR_PID: String(emulator.pid) }));
+  warnAboutSecrets(ctx, options, output.quiet);
+  if (!output.quiet) {
+    const pid = output.shell === 'fish' ? '$SVCADM_EMULATOR_PID' : '"$SVCADM_EMULATOR_PID"';
+    ctx.io.stderr.write(
+      `svcadm emulator: running in the background at ${emulator.url} (process ${emulator.pid}); stop it with: kill ${pid}\n`,
+    );
+  }
 }
 
 /** Starts the emulator, prints how to use it, and serves until Ctrl-C or SIGTERM. */
@@ -158,24 +226,11 @@ export async function runEmulator(
   try {
     emulator = await startEmulator(options);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new UsageError(
-        `port ${options.port} is already in use`,
-        'pick another with --port, or --port 0 for a free one',
-      );
-    }
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind to ${options.host}`);
-    if (err instanceof RangeError) throw new UsageError(err.message);
-    throw err;
+    throw startFailure(err, options);
   }
   if (output.json) stdout.write(`${JSON.stringify(startLine(emulator, options))}\n`);
   else stdout.write(humanBanner(emulator, options));
-  if (!output.quiet && options.clientSecret === undefined && !isLoopback(options.host ?? '127.0.0.1')) {
-    stderr.write(
-      `svcadm emulator: warning: the client secrets follow from --seed and ${options.host} is reachable from other machines; choose a secret with --client-secret\n`,
-    );
-  }
+  warnAboutSecrets(ctx, options, output.quiet);
   if (!output.quiet) stderr.write('svcadm emulator: running; press Ctrl-C to stop\n');
 
   await new Promise<void>((resolve) => {

@@ -1,11 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.js';
+import { type BackgroundEmulator, type BackgroundOptions, launchInBackground, serveAsChild } from './background.js';
 import { JwtSigner } from './jwt.js';
 import { type EmulatorOptions, resolveOptions } from './options.js';
 import type { EmulatorFixtures } from './seed-data.js';
 import type { EmulatorClient } from './tokens.js';
 
+export { type BackgroundEmulator, type BackgroundOptions, BackgroundStartError } from './background.js';
 export { EVENT_TYPES, type EventType, type StreamErrorCode } from './event-types.js';
 export type { FaultKind, FaultSpec } from './faults.js';
 export { LIMITS, type Limit, type LimitName } from './limits.js';
@@ -79,4 +81,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closing;
     },
   };
+}
+
+/** `startEmulator` in a detached process of its own, which loads this module (`svcadm emulator --print-env`). */
+export function startInBackground(
+  options: BackgroundOptions,
+  context: { env: NodeJS.ProcessEnv; signal?: AbortSignal | undefined },
+): Promise<BackgroundEmulator> {
+  return launchInBackground(import.meta.url, options, context);
+}
+
+/** The program of that process. */
+export function serveAsBackgroundChild(): void {
+  serveAsChild((options) => startEmulator(options));
 }
