@@ -102,9 +102,11 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
 export function registerEmulatorCommand(program: Command, session: Session): void {
   const command = program
     .command('emulator')
-    .description('run a local tenant that speaks the interface (seeded data, fault injection)')
-    .option('--host <addr>', 'address to bind (default 127.0.0.1)');
-  for (const { flag, limit } of FLAGGED_LIMITS) command.option(`${flag} ${placeholder(limit)}`, flagHelp(limit));
+    .description('run a local tenant that speaks the interface (seeded data, fault injection)');
+  for (const { flag, limit } of FLAGGED_LIMITS) {
+    command.option(`${flag} ${placeholder(limit)}`, flagHelp(limit));
+    if (flag === LIMITS.port.flag) command.option('--host <addr>', 'address to bind (default 127.0.0.1)');
+  }
   command.option(
     `${UNKNOWN_USER_DELETE.flag} <status>`,
     `${UNKNOWN_USER_DELETE.help} (default ${UNKNOWN_USER_DELETE.default})`,

@@ -87,7 +87,7 @@ export const LIMITS = {
     integer: true,
     default: 500,
     unit: 'count',
-    help: 'events in the history (the last 24 hours)',
+    help: 'events in the history, spread over the last 24 hours; at least 25',
     setting: false,
   },
   eventRate: {
@@ -137,7 +137,7 @@ export const LIMITS = {
     integer: true,
     default: 50,
     unit: 'count',
-    help: 'largest page served: a bigger per_page or take gets this many (50 public cloud, 100 private)',
+    help: 'largest page served: a bigger per_page or take gets this many; 50 public cloud, 100 private',
     setting: true,
   },
   dropStreamsAfter: {
@@ -177,7 +177,7 @@ export const LIMITS = {
     integer: true,
     default: 15_000,
     unit: 'ms',
-    help: 'interval of stream heartbeats (a comment and an offset-only message); 0 = none',
+    help: 'interval of stream heartbeats, each a comment and an offset-only message; 0 = none',
     setting: true,
   },
   streamRetryMs: {
