@@ -138,8 +138,9 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
   }
   if (user) {
     connection.users.delete(key);
-    const now = new Date(state.now()).toISOString();
-    state.events.append(state.now(), 'user.deleted', {
+    const nowMs = state.now();
+    const now = new Date(nowMs).toISOString();
+    state.events.append(nowMs, 'user.deleted', {
       object: {
         ...user,
         updated_at: now,

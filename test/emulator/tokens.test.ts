@@ -392,6 +392,7 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
     expect(String(granted.body.scope).split(' ')).toEqual(keyed.readOnly.scopes);
     const second = await register({ client: keyed.admin.clientId, publicKey: pem(otherKey.publicKey) });
     expect(await second.json()).toEqual({ clientId: keyed.admin.clientId, keys: 2 });
+    expect(await keyed.registerClientKey('admin', pem(otherKey.publicKey))).toBe(3);
     expect((await withAssertion(assertion({}, { key: otherKey.privateKey }))).status).toBe(200);
 
     const privatePem = otherKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

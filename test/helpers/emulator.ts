@@ -31,7 +31,10 @@ export interface TestEmulator extends RunningEmulator {
   clearFaults(): Promise<void>;
   /** Adds `ms` before every token and interface response. */
   setLatency(ms: number): Promise<void>;
-  /** Changes any running setting (latency, rate limit, fail rate, stream drops, stream limit, heartbeat, event rate). */
+  /**
+   * Changes any running setting (latency, rate limit, fail rate, page cap, stream drops, stream limit, heartbeat,
+   * event rate, retry, unknownUserDeleteStatus); bounds in src/emulator/limits.ts.
+   */
   updateSettings(changes: Partial<EmulatorSettings>): Promise<EmulatorSettings>;
   /** Closes every open event stream now: `end` (default) ends the response, `destroy` cuts the connection. Returns how many. */
   dropStreams(mode?: 'end' | 'destroy'): Promise<number>;
@@ -65,6 +68,11 @@ export interface TestEmulator extends RunningEmulator {
   clearRequests(): Promise<void>;
   /** Reseeds the data, clears faults, requests and counters, restores the start settings, closes streams. */
   reset(): Promise<void>;
+  /**
+   * Registers an RSA public key (PEM) on a client, which may then authenticate at the token endpoint with a
+   * `client_assertion` signed by the private half. Returns how many keys the client holds. Reset forgets it.
+   */
+  registerClientKey(client: 'admin' | 'readOnly', publicKeyPem: string): Promise<number>;
   /** Fetches an access token for a client (admin by default) straight from the token endpoint. */
   token(client?: 'admin' | 'readOnly'): Promise<string>;
 }
@@ -132,6 +140,9 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
     },
     async reset() {
       await control(url, 'POST', '/reset');
+    },
+    async registerClientKey(client, publicKeyPem) {
+      return (await control<{ keys: number }>(url, 'POST', '/client-keys', { client, publicKey: publicKeyPem })).keys;
     },
     async token(client = 'admin') {
       const c = client === 'admin' ? emu.admin : emu.readOnly;
