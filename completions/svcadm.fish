@@ -93,7 +93,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
+        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -196,19 +196,23 @@ complete -c svcadm -n '__svcadm_in "connections delete-user"' -l if-exists -d 's
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l correlation-id -x -d 'X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first 64 characters)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l port -x -d 'port to listen on; 0 picks a free one (default 4010)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l host -x -d 'address to bind (default 127.0.0.1)'
-complete -c svcadm -n '__svcadm_in "emulator"' -l seed -x -d 'seed of all generated data (default 1)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l seed -x -d 'seed of all generated data and of the client secrets (default 1)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l users -x -d 'ordinary users (default 50)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l permissions -x -d 'permissions of the bulk user (default 1200)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l provisionings -x -d 'directory provisioning configurations (default 260)'
-complete -c svcadm -n '__svcadm_in "emulator"' -l events -x -d 'events in the history, at least 25 (default 500)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l events -x -d 'events in the history, spread over the last 24 hours; at least 25 (default 500)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l event-rate -x -d 'live events per second; 0 = none (default 2)'
-complete -c svcadm -n '__svcadm_in "emulator"' -l latency -x -d 'added to every response: 250 (ms), 1s, … (default 0)'
-complete -c svcadm -n '__svcadm_in "emulator"' -l rate-limit -x -d 'requests per second before 429; 0 = unlimited (default 100)'
-complete -c svcadm -n '__svcadm_in "emulator"' -l fail-rate -x -d 'share of interface requests answered 503, 0 to 1 (default 0)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l latency -x -d 'added before every token and interface response (default 0)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l rate-limit -x -d 'requests per second (and bucket size) before 429; 0 = unlimited (default 100)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l fail-rate -x -d 'share of interface requests answered 503, from a seeded generator (default 0)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l page-cap -x -d 'largest page served: a bigger per_page or take gets this many; 50 public cloud, 100 private (default 50)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l drop-streams-after -x -d 'close each event stream after n events; 0 = never (default 0)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l stream-lifetime -x -d 'close each event stream after this long; 0 = never (default 5m)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l max-streams -x -d 'concurrent event streams before 403 (default 4)'
-complete -c svcadm -n '__svcadm_in "emulator"' -l heartbeat -x -d 'interval of stream heartbeats (default 15s)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l heartbeat -x -d 'interval of stream heartbeats, each a comment and an offset-only message; 0 = none (default 15s)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l unknown-user-delete -x -d 'answer to deleting an e-mail no user has: 204 as the real service, or 404 inexistent_user as some do (default 204)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l client-public-key -x -d 'register this RSA public key on the admin client: it may then authenticate with a signed client_assertion'
 complete -c svcadm -n '__svcadm_in "emulator"' -l control -d 'enable the control API under /__emulator/ (fault injection for tests)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l log-requests -d 'print one line per request on stderr'
+complete -c svcadm -n '__svcadm_in "emulator"' -l print-env -x -d 'start in the background, print the variables to eval and exit; shell: sh, bash, zsh, fish (default sh)'
 complete -c svcadm -n '__svcadm_at "completion"' -a 'bash zsh fish'

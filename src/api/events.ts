@@ -157,7 +157,7 @@ function streamAnswerError(res: StreamResponse) {
   return apiErrorFrom(answer, 'event stream', ({ status, code, text }) => {
     if (status === 403 && (code === 'too_many_streams' || /concurrent (event )?stream/i.test(text))) {
       return {
-        message: `too many event streams are open at once for this tenant (forbidden: ${text})`,
+        message: `too many event streams are open at once for this tenant: ${text}`,
         reason: 'too_many_streams',
       };
     }

@@ -1,115 +1,209 @@
+import { readFile } from 'node:fs/promises';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
-import type { EmulatorOptions, RunningEmulator } from '../emulator/server.js';
-import { UsageError } from '../errors.js';
-import { parseDuration, parseIntegerOption } from '../util/duration.js';
+import { isLoopbackHost } from '../config/tenant.js';
+import { parsePublicKey } from '../emulator/client-assertion.js';
+import { ENV_SHELLS, type EnvShell, envLines, isEnvShell } from '../emulator/env-lines.js';
+import {
+  formatLimitValue,
+  isUnknownUserDeleteStatus,
+  LIMIT_NAMES,
+  LIMITS,
+  type Limit,
+  limitViolation,
+  UNKNOWN_USER_DELETE,
+  UNKNOWN_USER_DELETE_STATUSES,
+} from '../emulator/limits.js';
+import { clientSecretViolation, type EmulatorOptions } from '../emulator/options.js';
+import type { BackgroundEmulator, RunningEmulator } from '../emulator/server.js';
+import { CliError, interruption, UsageError } from '../errors.js';
+import { parseDuration } from '../util/duration.js';
 import { shellWord } from '../util/shell-word.js';
 
 /** The port `svcadm emulator` listens on unless told otherwise (0 picks a free one). */
-export const DEFAULT_EMULATOR_PORT = 4010;
+export const DEFAULT_EMULATOR_PORT = LIMITS.port.commandDefault;
 
-/** The options exactly as commander hands them over (strings; booleans for flags). */
+/** The options exactly as commander hands them over: strings for the limits (named after their flags), booleans. */
 export interface EmulatorFlags {
-  port?: string;
+  [attribute: string]: string | boolean | undefined;
   host?: string;
-  seed?: string;
-  users?: string;
-  permissions?: string;
-  provisionings?: string;
-  events?: string;
-  eventRate?: string;
-  latency?: string;
-  rateLimit?: string;
-  failRate?: string;
-  dropStreamsAfter?: string;
-  streamLifetime?: string;
-  maxStreams?: string;
-  heartbeat?: string;
+  /** The admin client's secret: the global `--client-secret`, which commander hands to the root command. */
+  clientSecret?: string;
+  /** Path of a PEM public key for the admin client. */
+  clientPublicKey?: string;
   control?: boolean;
   logRequests?: boolean;
 }
 
-function numberOption(text: string, option: string, min: number, max: number): number {
-  const value = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new UsageError(`${option} must be a number from ${min} to ${max}, got '${text}'`);
-  }
-  return value;
+/** commander's attribute name of a flag: `--drop-streams-after` -> `dropStreamsAfter`. */
+function attributeOf(flag: string): string {
+  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-/** A bare number is milliseconds here; `2s`, `500ms`, `5m` work too. */
-function millisOption(text: string, option: string): number {
-  if (/^\d+$/.test(text.trim())) return Number(text);
-  return parseDuration(text, option);
+const FLAGGED_LIMITS = LIMIT_NAMES.flatMap((name) => {
+  const limit: Limit = LIMITS[name];
+  return limit.flag === undefined ? [] : [{ name, flag: limit.flag, limit }];
+});
+
+function placeholder(limit: Limit): string {
+  if (limit.unit === 'ms') return '<duration>';
+  if (limit.unit === 'share') return '<p>';
+  return '<n>';
+}
+
+function flagHelp(limit: Limit): string {
+  const shown = formatLimitValue(limit, limit.commandDefault ?? limit.default);
+  return `${limit.help} (default ${shown})`;
+}
+
+/** One flag's text -> its value; out of the table's bounds is a UsageError. A bare number is milliseconds for `ms`. */
+function flagValue(limit: Limit, flag: string, text: string): number {
+  const trimmed = text.trim();
+  let value = Number.NaN;
+  if (limit.unit === 'ms') value = /^\d+$/.test(trimmed) ? Number(trimmed) : parseDuration(trimmed, flag);
+  else if (limit.integer ? /^\d+$/.test(trimmed) : /^\d+(\.\d+)?$/.test(trimmed)) value = Number(trimmed);
+  if (limitViolation(limit, value) === undefined) return value;
+  const kind = limit.unit === 'ms' ? 'a duration' : limit.integer ? 'a whole number' : 'a number';
+  const range =
+    limit.max === Number.MAX_SAFE_INTEGER
+      ? `of at least ${formatLimitValue(limit, limit.min)}`
+      : `from ${formatLimitValue(limit, limit.min)} to ${formatLimitValue(limit, limit.max)}`;
+  throw new UsageError(`${flag} must be ${kind} ${range}, got '${text}'`);
 }
 
 /** argv strings -> typed emulator options; any bad value is a UsageError (exit 2). */
 export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
-  const o: EmulatorOptions = {
-    host: flags.host ?? '127.0.0.1',
-    port: flags.port === undefined ? DEFAULT_EMULATOR_PORT : parseIntegerOption(flags.port, '--port', 0, 65535),
-  };
+  const o: EmulatorOptions = { host: flags.host ?? '127.0.0.1', port: DEFAULT_EMULATOR_PORT };
   if (o.host === '') throw new UsageError('--host must not be empty');
-  if (flags.seed !== undefined) o.seed = parseIntegerOption(flags.seed, '--seed', 0, 2 ** 32 - 1);
-  if (flags.users !== undefined) o.users = parseIntegerOption(flags.users, '--users', 1, 100_000);
-  if (flags.permissions !== undefined) {
-    o.permissions = parseIntegerOption(flags.permissions, '--permissions', 0, 1_000_000);
+  for (const { name, flag, limit } of FLAGGED_LIMITS) {
+    const text = flags[attributeOf(flag)];
+    if (typeof text === 'string') o[name] = flagValue(limit, flag, text);
   }
-  if (flags.provisionings !== undefined) {
-    o.provisionings = parseIntegerOption(flags.provisionings, '--provisionings', 0, 1_000_000);
+  const unknownUserDelete = flags[attributeOf(UNKNOWN_USER_DELETE.flag)];
+  if (typeof unknownUserDelete === 'string') {
+    const status = Number(unknownUserDelete.trim());
+    if (!/^\d+$/.test(unknownUserDelete.trim()) || !isUnknownUserDeleteStatus(status)) {
+      throw new UsageError(
+        `${UNKNOWN_USER_DELETE.flag} must be ${UNKNOWN_USER_DELETE_STATUSES.join(' or ')}, got '${unknownUserDelete}'`,
+      );
+    }
+    o.unknownUserDeleteStatus = status;
   }
-  if (flags.events !== undefined) o.events = parseIntegerOption(flags.events, '--events', 25, 100_000_000);
-  if (flags.eventRate !== undefined) o.eventRate = numberOption(flags.eventRate, '--event-rate', 0, 100_000);
-  if (flags.latency !== undefined) o.latencyMs = millisOption(flags.latency, '--latency');
-  if (flags.rateLimit !== undefined) o.rateLimit = numberOption(flags.rateLimit, '--rate-limit', 0, 1_000_000);
-  if (flags.failRate !== undefined) o.failRate = numberOption(flags.failRate, '--fail-rate', 0, 1);
-  if (flags.dropStreamsAfter !== undefined) {
-    o.dropStreamsAfter = parseIntegerOption(flags.dropStreamsAfter, '--drop-streams-after', 0);
+  if (typeof flags.clientSecret === 'string') {
+    const violation = clientSecretViolation(flags.clientSecret);
+    if (violation !== undefined) throw new UsageError(`--client-secret ${violation}`);
+    o.clientSecret = flags.clientSecret;
   }
-  if (flags.streamLifetime !== undefined) o.streamLifetimeMs = millisOption(flags.streamLifetime, '--stream-lifetime');
-  if (flags.maxStreams !== undefined) o.maxStreams = parseIntegerOption(flags.maxStreams, '--max-streams', 0, 10_000);
-  if (flags.heartbeat !== undefined) o.heartbeatMs = millisOption(flags.heartbeat, '--heartbeat');
-  if ((o.latencyMs ?? 0) > 600_000) throw new UsageError('--latency must be at most 10 minutes');
-  if ((o.heartbeatMs ?? 0) > 3_600_000) throw new UsageError('--heartbeat must be at most 1 hour');
   o.control = flags.control === true;
   return o;
 }
 
 export function registerEmulatorCommand(program: SvcadmCommand, host: Host): void {
-  program
+  const command = program
     .command('emulator')
-    .description('run a local tenant that speaks the interface (seeded data, fault injection)')
-    .option('--port <n>', `port to listen on; 0 picks a free one (default ${DEFAULT_EMULATOR_PORT})`)
-    .option('--host <addr>', 'address to bind (default 127.0.0.1)')
-    .option('--seed <n>', 'seed of all generated data (default 1)')
-    .option('--users <n>', 'ordinary users (default 50)')
-    .option('--permissions <n>', 'permissions of the bulk user (default 1200)')
-    .option('--provisionings <n>', 'directory provisioning configurations (default 260)')
-    .option('--events <n>', 'events in the history, at least 25 (default 500)')
-    .option('--event-rate <n>', 'live events per second; 0 = none (default 2)')
-    .option('--latency <duration>', 'added to every response: 250 (ms), 1s, … (default 0)')
-    .option('--rate-limit <n>', 'requests per second before 429; 0 = unlimited (default 100)')
-    .option('--fail-rate <p>', 'share of interface requests answered 503, 0 to 1 (default 0)')
-    .option('--drop-streams-after <n>', 'close each event stream after n events; 0 = never (default 0)')
-    .option('--stream-lifetime <duration>', 'close each event stream after this long; 0 = never (default 5m)')
-    .option('--max-streams <n>', 'concurrent event streams before 403 (default 4)')
-    .option('--heartbeat <duration>', 'interval of stream heartbeats (default 15s)')
+    .description('run a local tenant that speaks the interface (seeded data, fault injection)');
+  for (const { flag, limit } of FLAGGED_LIMITS) {
+    command.option(`${flag} ${placeholder(limit)}`, flagHelp(limit));
+    if (flag === LIMITS.port.flag) command.option('--host <addr>', 'address to bind (default 127.0.0.1)');
+  }
+  command.option(
+    `${UNKNOWN_USER_DELETE.flag} <status>`,
+    `${UNKNOWN_USER_DELETE.help} (default ${UNKNOWN_USER_DELETE.default})`,
+  );
+  command
+    .option(
+      '--client-secret <secret>',
+      "the admin client's secret (default: derived from --seed, the same on every start)",
+    )
+    .option(
+      '--client-public-key <pem-file>',
+      'register this RSA public key on the admin client: it may then authenticate with a signed client_assertion',
+    )
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--log-requests', 'print one line per request on stderr')
     .environment([])
+    .option(
+      '--print-env [shell]',
+      `start in the background, print the variables to eval and exit; shell: ${ENV_SHELLS.join(', ')} (default sh)`,
+    )
     .addHelpText(
       'after',
-      examples(
+      `\nDurations (${FLAGGED_LIMITS.filter((f) => f.limit.unit === 'ms')
+        .map((f) => f.flag)
+        .join(', ')}): 250 is milliseconds; 2s, 5m and 1h work too.\n${examples(
         'svcadm emulator',
-        'eval "$(svcadm emulator --port 0 | grep ^export)"   # not interactive: see --json',
+        'eval "$(svcadm emulator --print-env --port 0)"   # bash, zsh: in the background',
+        'kill "$SVCADM_EMULATOR_PID"   # stops it',
+        'eval (svcadm emulator --print-env fish --port 0)   # fish',
         'svcadm emulator --port 0 --json --control --rate-limit 5 --latency 200',
-      ),
+      )}`,
     )
-    .action(
-      host.action<[], EmulatorFlags>((inv, _args, flags) =>
-        runEmulator(inv, parseEmulatorFlags(flags), flags.logRequests === true),
-      ),
+    .action(host.action<[], EmulatorFlags>((inv, _args, flags) => runEmulatorCommand(inv, flags)));
+}
+
+async function runEmulatorCommand(inv: Invocation, flags: EmulatorFlags): Promise<void> {
+  const options = parseEmulatorFlags({ ...flags, clientSecret: inv.globals.credentials.clientSecret });
+  if (typeof flags.clientPublicKey === 'string') {
+    options.adminPublicKeys = [await readPemFile(flags.clientPublicKey)];
+  }
+  if (flags.printEnv === undefined) return runEmulator(inv, options, flags.logRequests === true);
+  const shell = flags.printEnv === true ? 'sh' : String(flags.printEnv);
+  if (!isEnvShell(shell)) throw new UsageError(`--print-env takes ${ENV_SHELLS.join(', ')}, got '${shell}'`);
+  if (inv.globals.formatChosen)
+    throw new UsageError('--print-env prints shell lines; it does not go with --json or -o');
+  if (flags.logRequests === true) {
+    throw new UsageError('--log-requests does not go with --print-env: the background emulator has no terminal');
+  }
+  await runInBackground(inv, options, shell);
+}
+
+/** Refusals of the address or of an option become usage errors (exit 2), as the flags' own checks do. */
+function startFailure(err: unknown, options: EmulatorOptions): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(
+      `port ${options.port} is already in use`,
+      'pick another with --port, or --port 0 for a free one',
     );
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UsageError(`cannot bind to ${options.host}`);
+  if (err instanceof RangeError) return new UsageError(err.message);
+  return err;
+}
+
+function warnAboutSecrets(inv: Invocation, options: EmulatorOptions): void {
+  if (options.clientSecret !== undefined || isLoopbackHost(options.host ?? '127.0.0.1')) return;
+  inv.io.notice(
+    `svcadm emulator: warning: the client secrets follow from --seed and ${options.host} is reachable from other machines; choose a secret with --client-secret`,
+  );
+}
+
+/**
+ * `--print-env`: starts the emulator as a detached process, prints only the `SVCADM_*` variables (with the
+ * process id, to stop it) for the shell's `eval`, and returns once it listens.
+ */
+export async function runInBackground(inv: Invocation, options: EmulatorOptions, shell: EnvShell): Promise<void> {
+  const { ctx, io } = inv;
+  const { startInBackground, BackgroundStartError } = await import('../emulator/server.js');
+  let emulator: BackgroundEmulator;
+  try {
+    emulator = await startInBackground(options, { env: { ...ctx.env }, signal: ctx.interrupt });
+  } catch (err) {
+    if (ctx.interrupt.aborted) throw interruption(ctx.interrupt);
+    if (err instanceof BackgroundStartError) {
+      if (err.usage) throw new UsageError(err.message);
+      const refusal = startFailure(err, options);
+      if (refusal !== err) throw refusal;
+      throw new CliError('bug', `the background emulator did not start: ${err.message}`);
+    }
+    throw err;
+  }
+  await io.write(envLines(shell, { ...emulator.env, SVCADM_EMULATOR_PID: String(emulator.pid) }));
+  warnAboutSecrets(inv, options);
+  const pid = shell === 'fish' ? '$SVCADM_EMULATOR_PID' : '"$SVCADM_EMULATOR_PID"';
+  io.notice(
+    `svcadm emulator: running in the background at ${emulator.url} (process ${emulator.pid}); stop it with: kill ${pid}`,
+  );
 }
 
 /** Starts the emulator, prints how to use it, and serves until Ctrl-C or SIGTERM. */
@@ -122,19 +216,11 @@ export async function runEmulator(inv: Invocation, options: EmulatorOptions, log
   try {
     emulator = await startEmulator(options);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new UsageError(
-        `port ${options.port} is already in use`,
-        'pick another with --port, or --port 0 for a free one',
-      );
-    }
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot bind to ${options.host}`);
-    if (err instanceof RangeError) throw new UsageError(err.message);
-    throw err;
+    throw startFailure(err, options);
   }
   // A script reads the start line (-o json); a person gets the banner (the default, whatever the terminal).
   await inv.out.announce(startLine(emulator, options), humanBanner(emulator, options));
+  warnAboutSecrets(inv, options);
   io.notice('svcadm emulator: running; press Ctrl-C to stop');
 
   await new Promise<void>((resolve) => {
@@ -143,6 +229,18 @@ export async function runEmulator(inv: Invocation, options: EmulatorOptions, log
   });
   await emulator.close();
   io.notice('svcadm emulator: stopped');
+}
+
+async function readPemFile(path: string): Promise<string> {
+  let pem: string;
+  try {
+    pem = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --client-public-key ${path}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  const key = parsePublicKey(pem);
+  if (typeof key === 'string') throw new UsageError(`--client-public-key ${path}: ${key}`);
+  return pem;
 }
 
 function startLine(emulator: RunningEmulator, options: EmulatorOptions): Record<string, unknown> {

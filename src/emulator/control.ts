@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parsePublicKey } from './client-assertion.js';
+import type { EventContent } from './event-factory.js';
 import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
 import { validateFaultSpec } from './faults.js';
 import { PayloadTooLarge, readBody, sendJson } from './http-util.js';
+import {
+  isUnknownUserDeleteStatus,
+  LIMITS,
+  limitViolation,
+  SETTING_LIMIT_NAMES,
+  type SettingLimitName,
+  UNKNOWN_USER_DELETE_STATUSES,
+} from './limits.js';
 import type { EmulatorSettings, EmulatorState } from './state.js';
 
 /** What the control API can do beyond the shared state; the server provides it. */
@@ -9,35 +19,30 @@ export interface ControlActions {
   reset(): void;
   updateSettings(changes: Partial<EmulatorSettings>): void;
   describe(): Record<string, unknown>;
+  /** The client ids of the admin and the read-only client. */
+  clients(): { admin: string; readOnly: string };
 }
 
-const SETTING_BOUNDS: Record<keyof EmulatorSettings, { min: number; max: number; integer: boolean }> = {
-  latencyMs: { min: 0, max: 600_000, integer: true },
-  rateLimit: { min: 0, max: 1_000_000, integer: false },
-  failRate: { min: 0, max: 1, integer: false },
-  dropStreamsAfter: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
-  streamLifetimeMs: { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
-  maxStreams: { min: 0, max: 10_000, integer: true },
-  heartbeatMs: { min: 0, max: 3_600_000, integer: true },
-  streamRetryMs: { min: 0, max: 3_600_000, integer: true },
-  eventRate: { min: 0, max: 100_000, integer: false },
-};
+const SETTING_NAMES: readonly string[] = [...SETTING_LIMIT_NAMES, 'unknownUserDeleteStatus'];
 
-function isSetting(key: string): key is keyof EmulatorSettings {
-  return Object.hasOwn(SETTING_BOUNDS, key);
+function isSettingLimit(key: string): key is SettingLimitName {
+  return (SETTING_LIMIT_NAMES as readonly string[]).includes(key);
 }
 
+/** A settings change as JSON -> the typed change, or why it is refused (bounds from `limits.ts`). */
 export function validateSettings(input: unknown): Partial<EmulatorSettings> | string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return 'expected a JSON object';
   const out: Partial<EmulatorSettings> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (!isSetting(key)) return `unknown setting ${key}; known: ${Object.keys(SETTING_BOUNDS).join(', ')}`;
-    const bounds = SETTING_BOUNDS[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < bounds.min || value > bounds.max) {
-      return `${key} must be a number from ${bounds.min} to ${bounds.max}`;
+    if (key === 'unknownUserDeleteStatus') {
+      if (!isUnknownUserDeleteStatus(value)) return `${key} must be ${UNKNOWN_USER_DELETE_STATUSES.join(' or ')}`;
+      out.unknownUserDeleteStatus = value;
+      continue;
     }
-    if (bounds.integer && !Number.isInteger(value)) return `${key} must be an integer`;
-    out[key] = value;
+    if (!isSettingLimit(key)) return `unknown setting ${key}; known: ${SETTING_NAMES.join(', ')}`;
+    const violation = limitViolation(LIMITS[key], value);
+    if (violation !== undefined) return `${key} ${violation}`;
+    out[key] = value as number;
   }
   return out;
 }
@@ -129,13 +134,33 @@ export async function handleControl(
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100_000) {
         return bad(res, 'count must be an integer from 1 to 100000');
       }
+      if (input.test !== undefined && typeof input.test !== 'boolean') return bad(res, 'test must be true or false');
+      const content: EventContent = { object: input.object, previousObject: input.previous_object, test: input.test };
       // `before` resumes just ahead of the first emitted event: `?from=<before>` replays exactly these.
       const before = state.events.offsetOf(state.events.head - 1);
       const offsets: string[] = [];
       for (let i = 0; i < count; i++) {
-        offsets.push(state.events.offsetOf(state.events.append(state.now(), type, input.object)));
+        offsets.push(state.events.offsetOf(state.events.append(state.now(), type, content)));
       }
       return sendJson(res, 200, { before, offsets });
+    }
+    case 'POST /__emulator/client-keys': {
+      const clients = actions.clients();
+      const named = input.client;
+      const clientId =
+        named === 'admin'
+          ? clients.admin
+          : named === 'readOnly'
+            ? clients.readOnly
+            : typeof named === 'string'
+              ? named
+              : '';
+      if (typeof input.publicKey !== 'string') return bad(res, 'publicKey must be a PEM public key');
+      const key = parsePublicKey(input.publicKey);
+      if (typeof key === 'string') return bad(res, `publicKey: ${key}`);
+      const keys = state.tokens.registerClientKey(clientId, key);
+      if (keys === undefined) return bad(res, 'client must be "admin", "readOnly" or one of their client ids');
+      return sendJson(res, 201, { clientId, keys });
     }
     case 'POST /__emulator/reset':
       actions.reset();

@@ -1,19 +1,35 @@
 import { makeConnectionObject } from './connection-object.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
-import { hashOf, Random } from './random.js';
+import { hashOf, Random, uniqueWord } from './random.js';
 import { HOSTILE_TEXT } from './seed-data.js';
 
 export interface EventEnvelope {
   specversion: '1.0';
   type: EventType;
+  /** `urn:svc:<tenant>.<region domain>`. */
   source: string;
+  /** `evt_` and 16 letters and digits. */
   id: string;
   time: string;
   data: { object: unknown; previous_object?: unknown; context: Record<string, unknown> };
   svctenant: string;
   svcstream: string;
-  svcpurpose: string;
+  /** `test` on test events only; normal events do not carry it (api-notes). */
+  svcpurpose?: 'test';
 }
+
+/** What the control API may set on an event it emits. */
+export interface EventContent {
+  /** `data.object`, sent as given. */
+  object?: unknown;
+  /** `data.previous_object` of an `.updated` event; default a copy of `object`. */
+  previousObject?: unknown;
+  /** Marks it a test event (`svcpurpose: test`). */
+  test?: boolean;
+}
+
+/** The region part of every event's `source`: emulated tenants live in one plausible, made-up region. */
+export const REGION_DOMAIN = 'us.svc.example';
 
 /** Relative frequencies: user events dominate a real tenant's stream. */
 const WEIGHTS: Partial<Record<EventType, number>> = {
@@ -76,10 +92,14 @@ const CITIES: Array<Record<string, string | number>> = [
 export class EventFactory {
   private readonly firstTypes: EventType[];
 
+  /**
+   * @param tenantDomain where the emulator is served (`host:port`), as requests and connection options see it
+   * @param tenantName the tenant's name: `svctenant`, and the first label of `source`
+   */
   constructor(
     private readonly seed: number,
     private readonly tenantDomain: string,
-    private readonly tenantId: string,
+    private readonly tenantName: string,
     private readonly streamId: string,
   ) {
     // The first 25 events are the 25 types in a seeded order, so any history covers them all.
@@ -94,25 +114,36 @@ export class EventFactory {
     return 'user.created';
   }
 
-  make(index: number, timeMs: number, type: EventType, object?: unknown): EventEnvelope {
+  make(index: number, timeMs: number, type: EventType, content: EventContent = {}): EventEnvelope {
     const rng = new Random(this.seed, 1_000_000 + index);
-    const body = object === undefined ? this.objectFor(type, rng, timeMs) : { object };
-    return {
+    const envelope: EventEnvelope = {
       specversion: '1.0',
       type,
-      source: `urn:svc:${this.tenantDomain}`,
-      id: `evt_${hashOf(this.seed, 5, index).toString(16).padStart(8, '0')}${rng.hex(16)}`,
+      source: `urn:svc:${this.tenantName}.${REGION_DOMAIN}`,
+      id: `evt_${uniqueWord(this.seed, index)}${rng.alnum(4)}`,
       time: new Date(timeMs).toISOString(),
-      data: { ...body, context: this.context(rng) },
-      svctenant: this.tenantId,
+      data: { ...this.body(type, rng, timeMs, content), context: this.context(rng) },
+      svctenant: this.tenantName,
       svcstream: this.streamId,
-      svcpurpose: 'test',
     };
+    if (content.test === true) envelope.svcpurpose = 'test';
+    return envelope;
+  }
+
+  private body(
+    type: EventType,
+    rng: Random,
+    timeMs: number,
+    content: EventContent,
+  ): { object: unknown; previous_object?: unknown } {
+    if (content.object === undefined) return this.objectFor(type, rng, timeMs);
+    if (!type.endsWith('.updated')) return { object: content.object };
+    return { object: content.object, previous_object: content.previousObject ?? structuredClone(content.object) };
   }
 
   private context(rng: Random): Record<string, unknown> {
     return {
-      tenant: { id: this.tenantId },
+      tenant: { id: this.tenantName },
       client: { id: rng.id(32), name: rng.pick(['Dashboard', 'Provisioning Bot', 'svcadm CI']), metadata: {} },
       connection: { id: `con_${rng.id(16)}`, name: 'Username-Password-Authentication', strategy: 'database' },
       request: {
@@ -126,10 +157,13 @@ export class EventFactory {
     };
   }
 
+  /** A seeded object for `type`: the shapes of api-notes' envelope details, every `.updated` with its previous. */
   private objectFor(type: EventType, rng: Random, timeMs: number): { object: unknown; previous_object?: unknown } {
     const group = type.split('.')[0];
     const action = type.slice(type.lastIndexOf('.') + 1);
     const when = new Date(timeMs).toISOString();
+    // Role assignments say when they were made or removed.
+    const roleTime = action === 'assigned' ? { created_at: when } : { deleted_at: when };
     if (group === 'connection') {
       const connection = makeConnectionObject(rng, this.tenantDomain);
       if (action === 'updated') {
@@ -142,35 +176,45 @@ export class EventFactory {
     }
     if (group === 'user') {
       const user = this.user(rng, when);
-      if (action === 'updated') return { object: user, previous_object: { ...user, name: `${user.name} Old` } };
+      if (action === 'updated') {
+        return { object: user, previous_object: { ...user, name: `${user.name} Old`, updated_at: user.created_at } };
+      }
+      if (action === 'deleted') return { object: { ...user, updated_at: when, deleted_at: when } };
       return { object: user };
     }
     if (group === 'group') {
       const grp = { id: `grp_${rng.id(16)}`, name: `team-${rng.id(5)}` };
-      if (type.startsWith('group.member.')) {
-        return { object: { group: grp, member: { type: 'user', id: `db|${rng.hex(24)}` } } };
-      }
-      if (type.startsWith('group.role.')) return { object: { group: grp, role: this.role(rng) } };
+      if (type.startsWith('group.member.')) return { object: { group: grp, member: this.member(rng) } };
+      if (type.startsWith('group.role.')) return { object: { group: grp, role: this.role(rng), ...roleTime } };
       const full = { ...grp, description: 'Synchronised from the directory', created_at: when, updated_at: when };
       if (action === 'updated') return { object: full, previous_object: { ...full, description: '' } };
       return { object: full };
     }
     const org = { id: `org_${rng.id(16)}`, name: `org-${rng.id(6)}` };
     if (type.startsWith('organization.connection.')) {
-      return {
-        object: {
-          organization: org,
-          connection: { id: `con_${rng.id(16)}`, name: 'Corporate-OIDC', strategy: 'oidc' },
-          assign_membership_on_login: rng.bool(),
-          show_as_button: rng.bool(),
-        },
+      const link = {
+        organization: org,
+        connection: { id: `con_${rng.id(16)}`, name: 'Corporate-OIDC', strategy: 'oidc' },
+        assign_membership_on_login: rng.bool(),
+        show_as_button: rng.bool(),
       };
+      if (action === 'updated') {
+        return {
+          object: link,
+          previous_object: { ...link, assign_membership_on_login: !link.assign_membership_on_login },
+        };
+      }
+      return { object: link };
     }
     if (type.startsWith('organization.group.role.')) {
-      return { object: { organization: org, group: { id: `grp_${rng.id(16)}` }, role: this.role(rng) } };
+      return {
+        object: { organization: org, group: { id: `grp_${rng.id(16)}` }, role: this.role(rng), ...roleTime },
+      };
     }
     if (type.startsWith('organization.member.role.')) {
-      return { object: { organization: org, user: { user_id: `db|${rng.hex(24)}` }, role: this.role(rng) } };
+      return {
+        object: { organization: org, user: { user_id: `db|${rng.hex(24)}` }, role: this.role(rng), ...roleTime },
+      };
     }
     if (type.startsWith('organization.member.')) {
       const user = this.user(rng, when);
@@ -179,6 +223,12 @@ export class EventFactory {
     const full = { ...org, display_name: org.name.toUpperCase(), metadata: { plan: rng.pick(['free', 'pro']) } };
     if (action === 'updated') return { object: full, previous_object: { ...full, display_name: org.name } };
     return { object: full };
+  }
+
+  /** A group's member names its kind: a user, or a group synchronised from a connection. */
+  private member(rng: Random): Record<string, string> {
+    if (rng.bool(0.8)) return { member_type: 'user', id: `db|${rng.hex(24)}` };
+    return { member_type: 'group', id: `grp_${rng.id(16)}`, type: 'connection', connection_id: `con_${rng.id(16)}` };
   }
 
   private role(rng: Random): { id: string; name: string } {

@@ -1,11 +1,11 @@
-import type { EventEnvelope, EventFactory } from './event-factory.js';
+import type { EventContent, EventEnvelope, EventFactory } from './event-factory.js';
 import type { EventType } from './event-types.js';
 import { hashOf } from './random.js';
 
 interface LiveEvent {
   time: number;
   type: EventType;
-  object?: unknown;
+  content: EventContent;
 }
 
 export type CursorCheck = { ok: true; index: number } | { ok: false; reason: 'invalid' | 'expired' };
@@ -51,15 +51,13 @@ export class EventLog {
 
   envelope(index: number): EventEnvelope {
     const live = index >= this.historyCount ? this.live[index - this.historyCount] : undefined;
-    return this.factory.make(index, this.timeOf(index), this.typeOf(index), live?.object);
+    return this.factory.make(index, this.timeOf(index), this.typeOf(index), live?.content);
   }
 
-  /** Appends one event (of a seeded type unless given) timed now, and wakes the open streams. */
-  append(now: number, type?: EventType, object?: unknown): number {
+  /** Appends one event (of a seeded type and content unless given) timed now, and wakes the open streams. */
+  append(now: number, type?: EventType, content: EventContent = {}): number {
     const index = this.head;
-    const event: LiveEvent = { time: now, type: type ?? this.factory.typeAt(index) };
-    if (object !== undefined) event.object = object;
-    this.live.push(event);
+    this.live.push({ time: now, type: type ?? this.factory.typeAt(index), content });
     for (const listener of this.listeners) listener();
     return index;
   }

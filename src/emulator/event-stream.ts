@@ -12,8 +12,6 @@ export interface StreamSettings {
   lifetimeMs: number;
 }
 
-/** After this many consecutive events skipped by a filter, an `offset-only` message advances the client's cursor. */
-const SKIP_RUN = 100;
 /** Bytes gathered before one write; larger writes mean fewer syscalls at high rates. */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -25,7 +23,6 @@ function message(id: string, event: string, data: string): string {
 export class EventStream {
   private next: number;
   private sent = 0;
-  private skipped = 0;
   private pumping = false;
   private closed = false;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -43,7 +40,8 @@ export class EventStream {
     const { heartbeatMs, lifetimeMs, retryMs } = settings();
     res.write(`:connected\nretry: ${retryMs}\n\n`);
     if (heartbeatMs > 0) {
-      const heartbeat = setInterval(() => this.write(': heartbeat\n\n'), heartbeatMs);
+      // Every stream, filtered or not, idle or not: the client's cursor moves on while nothing is printed (api-notes).
+      const heartbeat = setInterval(() => this.write(`: heartbeat\n\n${this.offsetOnly(this.next - 1)}`), heartbeatMs);
       this.timers.push(heartbeat);
     }
     if (lifetimeMs > 0) this.timers.push(setTimeout(() => this.end(), lifetimeMs));
@@ -102,14 +100,7 @@ export class EventStream {
         while (this.next < this.log.head && chunk.length < CHUNK_BYTES) {
           const index = this.next++;
           const type = this.log.typeOf(index);
-          if (this.filter && !this.filter.has(type)) {
-            if (++this.skipped >= SKIP_RUN) {
-              chunk += this.offsetOnly(index);
-              this.skipped = 0;
-            }
-            continue;
-          }
-          this.skipped = 0;
+          if (this.filter && !this.filter.has(type)) continue;
           const offset = this.log.offsetOf(index);
           const data = `{"offset":"${offset}","event":${JSON.stringify(this.log.envelope(index))}}`;
           chunk += message(offset, type, data);
@@ -118,11 +109,6 @@ export class EventStream {
             dropNow = true;
             break;
           }
-        }
-        // Caught up after skipping: tell the client how far it got, so a resume does not rescan the run.
-        if (!dropNow && this.skipped > 0 && this.next >= this.log.head) {
-          chunk += this.offsetOnly(this.next - 1);
-          this.skipped = 0;
         }
         const flowing = chunk === '' || this.write(chunk);
         if (dropNow) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type EventType, isEventType } from './event-types.js';
 import { HttpError, sendEmpty, sendJson } from './http-util.js';
-import { offsetPageBody, parseOffsetPage } from './pagination.js';
+import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';
 import { integerParam, queryError, rejectUnknownParams, single } from './query.js';
 import { ENDPOINT_SCOPES } from './scopes.js';
 import type { EmulatorState } from './state.js';
@@ -63,7 +63,7 @@ export function routeInterface(state: EmulatorState, call: InterfaceRequest): vo
   const candidates = ROUTES.map((route) => ({ route, params: match(call.segments, route.pattern) })).filter(
     (c) => c.params !== undefined,
   );
-  if (candidates.length === 0) throw HttpError.service(404, 'Not Found');
+  if (candidates.length === 0) throw HttpError.service(404, 'Not found');
   const chosen = candidates.find((c) => c.route.method === call.req.method);
   if (!chosen) {
     throw new HttpError(
@@ -94,7 +94,7 @@ function getRateLimitPolicy(state: EmulatorState, call: InterfaceRequest, [id = 
 function listProvisionings(state: EmulatorState, call: InterfaceRequest): void {
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.listProvisionings);
   rejectUnknownParams(call.query, ['from', 'take']);
-  const take = integerParam(call.query, 'take', { min: 1, max: 100 }) ?? 50;
+  const take = servedPageSize(integerParam(call.query, 'take', { min: 1, max: PAGE_SIZE_MAX }), state.settings.pageCap);
   const from = single(call.query, 'from');
   const start = from === undefined || from === '' ? 0 : state.checkpoints.decode('provisionings', from);
   const all = state.data.provisionings;
@@ -108,7 +108,7 @@ function listUserPermissions(state: EmulatorState, call: InterfaceRequest, [id =
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.userPermissions);
   if (id.length === 0) throw pathError('String is too short (0 chars), minimum 1');
   rejectUnknownParams(call.query, ['page', 'per_page', 'include_totals']);
-  const page = parseOffsetPage(call.query);
+  const page = parseOffsetPage(call.query, state.settings.pageCap);
   const permissions = state.data.permissions.get(id);
   if (!permissions) throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
   sendJson(call.res, 200, offsetPageBody(permissions, page, 'permissions'), call.headers);
@@ -126,48 +126,66 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
     throw queryError(`Object didn't pass validation for format email: ${email}`, 'email');
   }
   const connection = state.data.connections.get(id);
-  if (!connection) throw HttpError.service(404, 'The connection does not exist.', 'inexistent_connection');
+  if (!connection) throw HttpError.service(404, 'The connection does not exist', 'inexistent_connection');
   if (!connection.isDatabase) {
-    throw HttpError.service(
-      400,
-      `Only database connections are supported; connection ${connection.id} (${connection.name}) uses the ${connection.strategy} strategy.`,
-      'operation_not_supported',
-    );
+    throw HttpError.service(400, 'Connection must be a database connection', 'operation_not_supported');
   }
-  const user = connection.users.get(email.toLowerCase());
-  if (!user) throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
-  connection.users.delete(email.toLowerCase());
-  state.events.append(state.now(), 'user.deleted', {
-    ...user,
-    identities: [
-      { connection: connection.name, provider: connection.strategy, user_id: user.user_id, isSocial: false },
-    ],
-  });
+  const key = email.toLowerCase();
+  const user = connection.users.get(key);
+  // The real service answers 204 whether or not the user was there (api-notes); the 404 is an opt-in variant.
+  if (!user && state.settings.unknownUserDeleteStatus === 404) {
+    throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
+  }
+  if (user) {
+    connection.users.delete(key);
+    const nowMs = state.now();
+    const now = new Date(nowMs).toISOString();
+    state.events.append(nowMs, 'user.deleted', {
+      object: {
+        ...user,
+        updated_at: now,
+        deleted_at: now,
+        identities: [
+          { connection: connection.name, provider: connection.strategy, user_id: user.user_id, isSocial: false },
+        ],
+      },
+    });
+  }
   sendEmpty(call.res, 204, call.headers);
 }
 
 const FROM_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
+/** The vendor's answers (api-notes: Event stream). */
+const STREAM_ERRORS = {
+  badCursor: () => HttpError.service(400, 'Invalid cursor format.', 'invalid_cursor'),
+  badEventType: () => HttpError.service(400, 'Unsupported event type.', 'invalid_query_string'),
+  expiredCursor: () =>
+    HttpError.service(410, 'Cursor points to data no longer available in the stream.', 'cursor_expired'),
+  tooManyStreams: () =>
+    HttpError.service(403, 'Maximum concurrent event stream connections reached. Please close existing connections.'),
+};
+
 function subscribeToEvents(state: EmulatorState, call: InterfaceRequest): void {
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.events);
   rejectUnknownParams(call.query, ['from', 'from_timestamp', 'event_type']);
   const types = call.query.getAll('event_type');
-  for (const type of types) {
-    if (!isEventType(type)) throw queryError(`No enum match for: ${JSON.stringify(type)}`, 'event_type');
+  if (!types.every(isEventType)) throw STREAM_ERRORS.badEventType();
+  const filter = types.length > 0 ? new Set<EventType>(types) : undefined;
+  const fromQuery = single(call.query, 'from');
+  const fromTimestamp = single(call.query, 'from_timestamp');
+  if (fromQuery !== undefined && fromTimestamp !== undefined) {
+    throw queryError('from and from_timestamp are mutually exclusive');
   }
-  const filter = types.length > 0 ? new Set(types as EventType[]) : undefined;
   const header = call.req.headers['last-event-id'];
   const lastEventId = Array.isArray(header) ? header[0] : header;
-  const from = lastEventId !== undefined && lastEventId !== '' ? lastEventId : single(call.query, 'from');
-  const fromTimestamp = single(call.query, 'from_timestamp');
+  // A resuming client (EventSource) keeps its first URL and adds the header: the header wins over both parameters.
+  const from = lastEventId !== undefined && lastEventId !== '' ? lastEventId : fromQuery;
   let start: number;
   if (from !== undefined && from !== '') {
-    if (from.length > 1024) throw queryError('String is too long, maximum 1024', 'from');
     const checked = state.events.checkOffset(from);
-    if (!checked.ok && checked.reason === 'expired') {
-      throw HttpError.service(410, 'The cursor has expired; start again from a timestamp.', 'cursor_expired');
-    }
-    if (!checked.ok) throw HttpError.service(400, 'Invalid cursor.', 'invalid_cursor');
+    if (!checked.ok && checked.reason === 'expired') throw STREAM_ERRORS.expiredCursor();
+    if (!checked.ok) throw STREAM_ERRORS.badCursor();
     start = checked.index + 1;
   } else if (fromTimestamp !== undefined) {
     if (!FROM_TIMESTAMP.test(fromTimestamp) || Number.isNaN(Date.parse(fromTimestamp))) {
@@ -177,10 +195,7 @@ function subscribeToEvents(state: EmulatorState, call: InterfaceRequest): void {
   } else {
     start = state.events.head;
   }
-  const limit = state.settings.maxStreams;
-  if (state.streams.count >= limit) {
-    throw HttpError.service(403, `Too many concurrent streams (limit ${limit})`, 'too_many_streams');
-  }
+  if (state.streams.count >= state.settings.maxStreams) throw STREAM_ERRORS.tooManyStreams();
   call.res.writeHead(200, {
     ...call.headers,
     'Content-Type': 'text/event-stream; charset=utf-8',

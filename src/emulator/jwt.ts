@@ -1,4 +1,4 @@
-import { generateKeyPair, type KeyObject, sign, verify } from 'node:crypto';
+import { createHash, generateKeyPair, type KeyObject, sign, verify } from 'node:crypto';
 
 export interface JwtClaims {
   iss: string;
@@ -33,7 +33,16 @@ function decodeJsonPart(part: string): Record<string, unknown> | undefined {
   }
 }
 
-/** An RS256 signing key made at start; its public half is published as a JWKS. */
+/** The process's signing key, made on first use (see `JwtSigner.shared`). */
+let shared: Promise<JwtSigner> | undefined;
+
+/** The RFC 7638 thumbprint of an RSA public key, as a key id: the same key always gets the same `kid`. */
+function thumbprint(publicKey: KeyObject): string {
+  const { e, kty, n } = publicKey.export({ format: 'jwk' });
+  return createHash('sha256').update(JSON.stringify({ e, kty, n })).digest('base64url').slice(0, 16);
+}
+
+/** An RS256 signing key; its public half is published as a JWKS. */
 export class JwtSigner {
   readonly kid: string;
   private readonly privateKey: KeyObject;
@@ -46,13 +55,26 @@ export class JwtSigner {
   }
 
   /** Makes a fresh 2048-bit key off the main thread (it can take a few hundred milliseconds). */
-  static create(kid: string): Promise<JwtSigner> {
+  static create(): Promise<JwtSigner> {
     return new Promise((resolve, reject) => {
       generateKeyPair('rsa', { modulusLength: 2048 }, (err, publicKey, privateKey) => {
         if (err) reject(err);
-        else resolve(new JwtSigner(kid, privateKey, publicKey));
+        else resolve(new JwtSigner(thumbprint(publicKey), privateKey, publicKey));
       });
     });
+  }
+
+  /**
+   * One key for every emulator of the process: a test run starts dozens, and each key costs a few hundred
+   * milliseconds. A token still works only on the emulator that issued it, whose origin (with its port) is the
+   * token's issuer and audience.
+   */
+  static shared(): Promise<JwtSigner> {
+    shared ??= JwtSigner.create().catch((err: unknown) => {
+      shared = undefined;
+      throw err;
+    });
+    return shared;
   }
 
   sign(claims: JwtClaims): string {

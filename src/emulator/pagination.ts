@@ -4,21 +4,33 @@ import { booleanParam, integerParam } from './query.js';
 
 export const CHECKPOINT_VALIDITY_MS = 24 * 60 * 60 * 1000;
 
+/** What the interface accepts for `per_page` and `take` (spec); what is served is capped by the tenant's page cap. */
+export const PAGE_SIZE_MAX = 100;
+
+/**
+ * The page size served: what was asked for, but never more than the cap (no error: the service serves fewer, and
+ * says so in `limit`); when nothing was asked for, half the cap, as the spec's pagination rules say.
+ */
+export function servedPageSize(asked: number | undefined, cap: number): number {
+  return Math.min(asked ?? Math.max(1, Math.floor(cap / 2)), cap);
+}
+
 export interface OffsetPage {
   page: number;
+  /** The page size served, after the cap. */
   perPage: number;
   includeTotals: boolean;
 }
 
-/** `page` (>= 0, default 0), `per_page` (1..100, default 50), `include_totals` (boolean). */
-export function parseOffsetPage(query: URLSearchParams): OffsetPage {
-  const perPage = integerParam(query, 'per_page', { min: 1, max: 100 }) ?? 50;
+/** `page` (>= 0, default 0), `per_page` (1..100, served at most `cap`), `include_totals` (boolean). */
+export function parseOffsetPage(query: URLSearchParams, cap: number): OffsetPage {
+  const asked = integerParam(query, 'per_page', { min: 1, max: PAGE_SIZE_MAX });
   const page = integerParam(query, 'page', { min: 0 }) ?? 0;
   const includeTotals = booleanParam(query, 'include_totals') ?? false;
-  return { page, perPage, includeTotals };
+  return { page, perPage: servedPageSize(asked, cap), includeTotals };
 }
 
-/** The body of an offset list: a bare array, or with `include_totals` the object the service returns. */
+/** The body of an offset list: a bare array, or with `include_totals` the object the service returns (`start` and `limit` as served). */
 export function offsetPageBody<T>(items: readonly T[], page: OffsetPage, key: string): unknown {
   const start = page.page * page.perPage;
   const slice = items.slice(start, start + page.perPage);

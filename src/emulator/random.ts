@@ -23,6 +23,32 @@ export function hashOf(seed: number, ...parts: number[]): number {
   return h;
 }
 
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Six base-62 digits of an unsigned 32-bit number (62^6 > 2^32, so different numbers give different words). */
+function base62Of32(value: number): string {
+  let out = '';
+  let rest = value;
+  for (let i = 0; i < 6; i++) {
+    out += BASE62[rest % 62];
+    rest = Math.floor(rest / 62);
+  }
+  return out;
+}
+
+/**
+ * 12 letters and digits standing for `index` (0 to 2^53), scrambled by `seed`. A Feistel network is a bijection
+ * whatever its round function, so different indices always give different words: ids made from it never collide.
+ */
+export function uniqueWord(seed: number, index: number): string {
+  let left = Math.floor(index / 2 ** 32) >>> 0;
+  let right = index >>> 0;
+  for (let round = 0; round < 4; round++) {
+    [left, right] = [right, (left ^ hashOf(seed, 21, round, right)) >>> 0];
+  }
+  return base62Of32(left) + base62Of32(right);
+}
+
 /** A sequential generator (mulberry32). */
 export class Random {
   private state: number;
@@ -60,6 +86,13 @@ export class Random {
     const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
     let out = '';
     for (let i = 0; i < length; i++) out += alphabet[Math.floor(this.next() * alphabet.length)];
+    return out;
+  }
+
+  /** Letters of both cases and digits. */
+  alnum(length: number): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += BASE62[Math.floor(this.next() * 62)];
     return out;
   }
 

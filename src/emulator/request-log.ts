@@ -14,8 +14,15 @@ export interface LoggedRequest {
   query: string;
   /** Request headers, lower-cased names; `authorization` is never recorded. */
   headers: Record<string, string>;
-  /** For token requests: the form fields except the secret. */
-  token?: { grant_type?: string; client_id?: string; audience?: string; scope?: string; content_type?: string };
+  /** For token requests: the form fields except the secret and the assertion itself. */
+  token?: {
+    grant_type?: string;
+    client_id?: string;
+    audience?: string;
+    scope?: string;
+    client_assertion_type?: string;
+    content_type?: string;
+  };
   /** Response status, once answered (0 when the connection was cut). */
   status?: number;
 }

@@ -43,6 +43,8 @@ export interface DirectoryProvisioning {
   strategy: string;
   mapping: ProvisioningMapping[];
   synchronize_automatically: boolean;
+  /** Which groups are synchronised (api-notes: Directory provisioning). */
+  synchronize_groups: 'all' | 'off' | 'selected';
   created_at: string;
   updated_at: string;
   last_synchronization_at: string;
@@ -300,6 +302,7 @@ const EXTRA_MAPPINGS: ProvisioningMapping[] = [
   { svc: 'app_metadata.employee_id', idp: 'employeeNumber' },
   { svc: 'user_metadata.locale', idp: 'preferredLanguage' },
 ];
+const SYNCHRONIZE_GROUPS = ['all', 'off', 'selected'] as const;
 const SYNC_ERRORS = [
   'Directory returned 401: the provisioning credentials were revoked',
   'Timed out after 300 s while listing groups',
@@ -332,6 +335,7 @@ function makeProvisionings(rng: Random, count: number): { list: DirectoryProvisi
         ...extras,
       ],
       synchronize_automatically: rng.bool(0.7),
+      synchronize_groups: rng.pick(SYNCHRONIZE_GROUPS),
       created_at: new Date(created).toISOString(),
       updated_at: new Date(updated).toISOString(),
       last_synchronization_at: new Date(lastSync).toISOString(),

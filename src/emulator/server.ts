@@ -1,81 +1,21 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type ControlActions, handleControl } from './control.js';
-import { EventFactory } from './event-factory.js';
-import { EventLog } from './event-log.js';
-import { StreamHub } from './event-stream.js';
-import { answerWithFault, FaultInjector } from './faults.js';
-import {
-  HttpError,
-  PayloadTooLarge,
-  payloadTooLargeBody,
-  readBody,
-  sendJson,
-  serviceError,
-  sleep,
-} from './http-util.js';
-import { routeInterface } from './interface-routes.js';
+import { createApp } from './app.js';
+import { type BackgroundEmulator, type BackgroundOptions, launchInBackground, serveAsChild } from './background.js';
 import { JwtSigner } from './jwt.js';
-import { CheckpointCodec } from './pagination.js';
-import { Random } from './random.js';
-import { RateLimiter } from './rate-limiter.js';
-import { RequestLog } from './request-log.js';
-import { ALL_SCOPES, READ_SCOPES } from './scopes.js';
-import { type EmulatorFixtures, makeSeedData, type SeedOptions } from './seed-data.js';
-import type { EmulatorSettings, EmulatorState } from './state.js';
-import { answerTokenRequest } from './token-endpoint.js';
-import { type EmulatorClient, TokenService } from './tokens.js';
+import { type EmulatorOptions, resolveOptions } from './options.js';
+import type { EmulatorFixtures } from './seed-data.js';
+import type { EmulatorClient } from './tokens.js';
 
+export { type BackgroundEmulator, type BackgroundOptions, BackgroundStartError } from './background.js';
 export { EVENT_TYPES, type EventType, type StreamErrorCode } from './event-types.js';
 export type { FaultKind, FaultSpec } from './faults.js';
+export { LIMITS, type Limit, type LimitName } from './limits.js';
+export type { EmulatorOptions } from './options.js';
 export type { LoggedRequest, RequestCounters } from './request-log.js';
 export type { EmulatorFixtures } from './seed-data.js';
 export type { EmulatorSettings } from './state.js';
 export type { EmulatorClient } from './tokens.js';
-
-export interface EmulatorOptions {
-  /** Address to bind; default `127.0.0.1`. */
-  host?: string;
-  /** Port; default 0 (any free port). `svcadm emulator` defaults to 4010. */
-  port?: number;
-  /** Seed of every generated value; default 1. Data is a pure function of it (event times follow the start). */
-  seed?: number;
-  /** Ordinary users; default 50. */
-  users?: number;
-  /** Permissions of `fixtures.bulkUserId`; default 1200. */
-  permissions?: number;
-  /** Directory provisioning configurations; default 260. */
-  provisionings?: number;
-  /** Events in the history (the last 24 hours); default 500, at least 25 so that every type occurs. */
-  events?: number;
-  /** Live events per second appended while running; default 2; 0 = none. */
-  eventRate?: number;
-  /** Added before every token and interface response; default 0. */
-  latencyMs?: number;
-  /** Token bucket: requests per second, bucket size = rate; default 100; 0 = unlimited. */
-  rateLimit?: number;
-  /** Probability (0..1) of a random 503 on an interface request, from a seeded generator; default 0. */
-  failRate?: number;
-  /** The server closes each stream after this many events; default 0 = never. */
-  dropStreamsAfter?: number;
-  /** The server closes each stream after this many milliseconds; default 300000 (5 minutes); 0 = never. */
-  streamLifetimeMs?: number;
-  /** Concurrent streams; past it `GET /events` gets 403; default 4. */
-  maxStreams?: number;
-  /** Interval of `: heartbeat` comments on open streams; default 15000. */
-  heartbeatMs?: number;
-  /** The `retry:` value (milliseconds) streams open with; default 2000. */
-  streamRetryMs?: number;
-  /** `expires_in` of issued tokens; default 86400. 0 issues tokens that are already expired. */
-  tokenTtlSeconds?: number;
-  /** Mounts the control API under `/__emulator/`; default false. */
-  control?: boolean;
-  /** Receives one line per request. */
-  log?: (line: string) => void;
-  /** The clock (milliseconds since the epoch); default `Date.now`. For tests of expiry. */
-  now?: () => number;
-}
 
 export interface RunningEmulator {
   /** Origin, e.g. `http://127.0.0.1:4010`; the interface is at `<url>/api/v2`. */
@@ -90,47 +30,6 @@ export interface RunningEmulator {
   fixtures: EmulatorFixtures;
   /** Ends open streams, destroys open sockets and stops listening. */
   close(): Promise<void>;
-}
-
-interface ResolvedOptions extends SeedOptions, EmulatorSettings {
-  host: string;
-  port: number;
-  events: number;
-  tokenTtlSeconds: number;
-  control: boolean;
-}
-
-function check(name: string, value: number, min: number, max: number, integer = true): number {
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new RangeError(
-      `emulator option ${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`,
-    );
-  }
-  return value;
-}
-
-function resolveOptions(o: EmulatorOptions): ResolvedOptions {
-  const big = Number.MAX_SAFE_INTEGER;
-  return {
-    host: o.host ?? '127.0.0.1',
-    port: check('port', o.port ?? 0, 0, 65535),
-    seed: check('seed', o.seed ?? 1, 0, 2 ** 32 - 1),
-    users: check('users', o.users ?? 50, 1, 100_000),
-    permissions: check('permissions', o.permissions ?? 1200, 0, 1_000_000),
-    provisionings: check('provisionings', o.provisionings ?? 260, 0, 1_000_000),
-    events: check('events', o.events ?? 500, 25, 100_000_000),
-    eventRate: check('eventRate', o.eventRate ?? 2, 0, 100_000, false),
-    latencyMs: check('latencyMs', o.latencyMs ?? 0, 0, 600_000),
-    rateLimit: check('rateLimit', o.rateLimit ?? 100, 0, 1_000_000, false),
-    failRate: check('failRate', o.failRate ?? 0, 0, 1, false),
-    dropStreamsAfter: check('dropStreamsAfter', o.dropStreamsAfter ?? 0, 0, big),
-    streamLifetimeMs: check('streamLifetimeMs', o.streamLifetimeMs ?? 300_000, 0, big),
-    maxStreams: check('maxStreams', o.maxStreams ?? 4, 0, 10_000),
-    heartbeatMs: check('heartbeatMs', o.heartbeatMs ?? 15_000, 0, 3_600_000),
-    streamRetryMs: check('streamRetryMs', o.streamRetryMs ?? 2000, 0, 3_600_000),
-    tokenTtlSeconds: check('tokenTtlSeconds', o.tokenTtlSeconds ?? 86_400, 0, 10 * 365 * 86_400),
-    control: o.control ?? false,
-  };
 }
 
 function originFor(host: string, port: number): string {
@@ -148,23 +47,10 @@ function listen(server: ReturnType<typeof createServer>, host: string, port: num
   });
 }
 
+/** Listens (the app needs the port: tokens are bound to the origin), then serves the app until `close`. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const opts = resolveOptions(options);
-  const signing = JwtSigner.create(randomBytes(8).toString('hex'));
-  const now = options.now ?? Date.now;
-  const startedAt = now();
-  const seedRandom = new Random(opts.seed, 9);
-  const admin: EmulatorClient = {
-    clientId: `emu${seedRandom.id(29)}`,
-    clientSecret: randomBytes(32).toString('base64url'),
-    scopes: [...ALL_SCOPES],
-  };
-  const readOnly: EmulatorClient = {
-    clientId: `emu${seedRandom.id(29)}`,
-    clientSecret: randomBytes(32).toString('base64url'),
-    scopes: [...READ_SCOPES],
-  };
-
+  const signing = JwtSigner.shared();
   const server = createServer({ keepAlive: true, requestTimeout: 0 });
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
@@ -174,106 +60,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const [signer, port] = await Promise.all([signing, listen(server, opts.host, opts.port)]);
   const origin = originFor(opts.host, port);
-  const tenantDomain = new URL(origin).host;
-
-  const settings: EmulatorSettings = {
-    latencyMs: opts.latencyMs,
-    rateLimit: opts.rateLimit,
-    failRate: opts.failRate,
-    dropStreamsAfter: opts.dropStreamsAfter,
-    streamLifetimeMs: opts.streamLifetimeMs,
-    maxStreams: opts.maxStreams,
-    heartbeatMs: opts.heartbeatMs,
-    streamRetryMs: opts.streamRetryMs,
-    eventRate: opts.eventRate,
-  };
-  const initialSettings = { ...settings };
-  const factory = new EventFactory(
-    opts.seed,
-    tenantDomain,
-    `tnt_${new Random(opts.seed, 10).id(12)}`,
-    `est_${new Random(opts.seed, 11).id(16)}`,
-  );
-  const state: EmulatorState = {
-    origin,
-    data: makeSeedData(opts),
-    settings,
-    tokens: new TokenService(origin, signer, [admin, readOnly], opts.tokenTtlSeconds, now),
-    limiter: new RateLimiter(opts.rateLimit, now),
-    faults: new FaultInjector(),
-    failRandom: new Random(opts.seed, 12),
-    events: new EventLog(factory, opts.seed, opts.events, startedAt),
-    streams: new StreamHub(),
-    checkpoints: new CheckpointCodec(
-      createHash('sha256').update(`svcadm-emulator-checkpoint:${opts.seed}`).digest(),
-      now,
-    ),
-    requests: new RequestLog(),
-    now,
-  };
-
-  let liveTimer: NodeJS.Timeout | undefined;
-  const startLiveEvents = () => {
-    if (liveTimer) clearInterval(liveTimer);
-    liveTimer = undefined;
-    if (settings.eventRate > 0) {
-      liveTimer = setInterval(() => state.events.append(now()), Math.max(1, 1000 / settings.eventRate));
-    }
-  };
-  startLiveEvents();
-
-  const actions: ControlActions = {
-    reset() {
-      state.streams.destroyAll();
-      state.data = makeSeedData(opts);
-      state.faults.clear();
-      state.requests.clear();
-      Object.assign(settings, initialSettings);
-      state.limiter.setRate(settings.rateLimit);
-      state.failRandom = new Random(opts.seed, 12);
-      startLiveEvents();
-    },
-    updateSettings(changes) {
-      Object.assign(settings, changes);
-      if (changes.rateLimit !== undefined) state.limiter.setRate(changes.rateLimit);
-      if (changes.eventRate !== undefined) startLiveEvents();
-    },
-    describe() {
-      return {
-        url: origin,
-        seed: opts.seed,
-        settings,
-        fixtures: state.data.fixtures,
-        eventHead: state.events.offsetOf(state.events.head - 1),
-        counters: { ...state.requests.counters, streamsOpened: state.streams.opened, openStreams: state.streams.count },
-      };
-    },
-  };
-
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const started = Date.now();
-    if (options.log) {
-      const log = options.log;
-      res.on('close', () => log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
-    }
-    dispatch(state, actions, opts.control, req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, serviceError(500, err instanceof Error ? err.message : String(err)));
-      else res.destroy();
-    });
-  });
+  const app = createApp(opts, { origin, signer, now: options.now ?? Date.now, log: options.log });
+  server.on('request', app.handle);
 
   let closing: Promise<void> | undefined;
   return {
     url: origin,
     port,
-    admin,
-    readOnly,
-    env: { SVCADM_DOMAIN: origin, SVCADM_CLIENT_ID: admin.clientId, SVCADM_CLIENT_SECRET: admin.clientSecret },
-    fixtures: state.data.fixtures,
+    admin: app.admin,
+    readOnly: app.readOnly,
+    env: { SVCADM_DOMAIN: origin, SVCADM_CLIENT_ID: app.admin.clientId, SVCADM_CLIENT_SECRET: app.admin.clientSecret },
+    fixtures: app.fixtures,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        if (liveTimer) clearInterval(liveTimer);
-        state.streams.destroyAll();
+        app.stop();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
         server.closeAllConnections();
@@ -283,95 +83,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-async function dispatch(
-  state: EmulatorState,
-  actions: ControlActions,
-  control: boolean,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const raw = req.url ?? '/';
-  const q = raw.indexOf('?');
-  const path = q === -1 ? raw : raw.slice(0, q);
-
-  if (path === '/__emulator' || path.startsWith('/__emulator/')) {
-    if (control) return handleControl(state, actions, req, res, path);
-    state.requests.record(req, 'other', state.now());
-    return sendJson(res, 404, serviceError(404, 'Not Found'));
-  }
-  if (path === '/oauth/token' || path === '/oauth/token/') return tokenRequest(state, req, res, path);
-  if (path === '/api/v2' || path.startsWith('/api/v2/'))
-    return interfaceRequest(state, req, res, path, q === -1 ? '' : raw.slice(q + 1));
-
-  state.requests.record(req, 'other', state.now());
-  if (path === '/.well-known/jwks.json' && req.method === 'GET') {
-    return sendJson(res, 200, state.tokens.jwks());
-  }
-  sendJson(res, 404, serviceError(404, 'Not Found'));
+/** `startEmulator` in a detached process of its own, which loads this module (`svcadm emulator --print-env`). */
+export function startInBackground(
+  options: BackgroundOptions,
+  context: { env: NodeJS.ProcessEnv; signal?: AbortSignal | undefined },
+): Promise<BackgroundEmulator> {
+  return launchInBackground(import.meta.url, options, context);
 }
 
-async function tokenRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse, path: string) {
-  const entry = state.requests.record(req, 'token', state.now());
-  res.on('close', () => {
-    entry.status = res.writableFinished ? res.statusCode : 0;
-  });
-  if (state.settings.latencyMs > 0) await sleep(state.settings.latencyMs);
-  const fault = state.faults.take(req.method ?? 'GET', path);
-  if (fault) return answerWithFault(res, fault, {}, state.now());
-  if (req.method !== 'POST') {
-    return sendJson(res, 405, { error: 'invalid_request', error_description: 'Use POST' }, { Allow: 'POST' });
-  }
-  let body: Buffer;
-  try {
-    body = await readBody(req);
-  } catch (err) {
-    if (err instanceof PayloadTooLarge) return sendJson(res, 413, payloadTooLargeBody(), { Connection: 'close' });
-    throw err;
-  }
-  const outcome = answerTokenRequest(state.tokens, req, body, entry);
-  sendJson(res, outcome.status, outcome.body, { 'Cache-Control': 'no-store' });
-}
-
-async function interfaceRequest(
-  state: EmulatorState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  rawQuery: string,
-) {
-  const entry = state.requests.record(req, 'interface', state.now());
-  res.on('close', () => {
-    entry.status = res.headersSent ? res.statusCode : 0;
-  });
-  if (state.settings.latencyMs > 0) await sleep(state.settings.latencyMs);
-  const limit = state.limiter.take();
-  const headers = limit.headers;
-  if (!limit.allowed) {
-    return sendJson(res, 429, serviceError(429, 'Global limit has been reached', 'too_many_requests'), headers);
-  }
-  const fault = state.faults.take(req.method ?? 'GET', path);
-  if (fault) return answerWithFault(res, fault, headers, state.now());
-  if (state.settings.failRate > 0 && state.failRandom.next() < state.settings.failRate) {
-    return sendJson(
-      res,
-      503,
-      serviceError(503, 'The service is temporarily unavailable.', 'temporarily_unavailable'),
-      headers,
-    );
-  }
-  try {
-    await readBody(req);
-  } catch (err) {
-    if (err instanceof PayloadTooLarge) {
-      return sendJson(res, 413, payloadTooLargeBody(), { ...headers, Connection: 'close' });
-    }
-    throw err;
-  }
-  try {
-    const segments = path.slice('/api/v2/'.length).split('/');
-    routeInterface(state, { req, res, segments, query: new URLSearchParams(rawQuery), headers });
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    sendJson(res, err.status, err.body, { ...headers, ...err.headers });
-  }
+/** The program of that process. */
+export function serveAsBackgroundChild(): void {
+  serveAsChild((options) => startEmulator(options));
 }

@@ -1,6 +1,7 @@
 import type { EventLog } from './event-log.js';
 import type { StreamHub } from './event-stream.js';
 import type { FaultInjector } from './faults.js';
+import type { SettingLimitName, UnknownUserDeleteStatus } from './limits.js';
 import type { CheckpointCodec } from './pagination.js';
 import type { Random } from './random.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -8,19 +9,10 @@ import type { RequestLog } from './request-log.js';
 import type { SeedData } from './seed-data.js';
 import type { TokenService } from './tokens.js';
 
-/** The knobs that may change while running (through the control API). */
-export interface EmulatorSettings {
-  latencyMs: number;
-  rateLimit: number;
-  failRate: number;
-  dropStreamsAfter: number;
-  streamLifetimeMs: number;
-  maxStreams: number;
-  heartbeatMs: number;
-  /** The `retry:` (milliseconds) each stream opens with. */
-  streamRetryMs: number;
-  eventRate: number;
-}
+/** The knobs that may change while running (through the control API); bounds in `limits.ts`. */
+export type EmulatorSettings = { [K in SettingLimitName]: number } & {
+  unknownUserDeleteStatus: UnknownUserDeleteStatus;
+};
 
 /** Everything the request handlers share. */
 export interface EmulatorState {

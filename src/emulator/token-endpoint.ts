@@ -47,7 +47,7 @@ export function answerTokenRequest(
       body: { error: 'invalid_request', error_description: 'The request body could not be parsed' },
     };
   }
-  for (const key of ['grant_type', 'client_id', 'audience', 'scope'] as const) {
+  for (const key of ['grant_type', 'client_id', 'audience', 'scope', 'client_assertion_type'] as const) {
     if (params[key] !== undefined) entry.token[key] = params[key];
   }
   return tokens.issue(params, basicCredentials(req.headers.authorization), req.headers.host);

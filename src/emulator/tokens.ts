@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { type KeyObject, randomBytes } from 'node:crypto';
+import { ClientAssertionVerifier, JWT_BEARER_ASSERTION } from './client-assertion.js';
 import { HttpError, serviceError } from './http-util.js';
 import type { JsonWebKeySet, JwtClaims, JwtSigner } from './jwt.js';
 
@@ -24,12 +25,23 @@ export interface OAuthError {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+/** A public key registered on a client for `private_key_jwt` authentication. */
+export interface ClientKey {
+  clientId: string;
+  key: KeyObject;
+}
+
+function invalidClient(description: string): TokenOutcome {
+  return { status: 401, body: { error: 'invalid_client', error_description: description } };
+}
+
 /** Issues client-credentials tokens and authenticates interface requests. */
 export class TokenService {
   /** Bumped by `revokeAll`; a token whose `jti` names an older generation is refused. */
   private generation = 0;
   private readonly clients = new Map<string, EmulatorClient>();
   private readonly verified = new Map<string, JwtClaims>();
+  private readonly assertions: ClientAssertionVerifier;
 
   constructor(
     private readonly origin: string,
@@ -37,8 +49,23 @@ export class TokenService {
     clients: EmulatorClient[],
     private readonly ttlSeconds: number,
     private readonly now: () => number,
+    /** Keys registered from the start; `resetClientKeys` comes back to them. */
+    private readonly initialKeys: readonly ClientKey[] = [],
   ) {
     for (const client of clients) this.clients.set(client.clientId, client);
+    this.assertions = new ClientAssertionVerifier((audience, host) => this.isTokenUrl(audience, host), now);
+    this.resetClientKeys();
+  }
+
+  /** Registers a public key on a client; returns how many it has, or undefined for an unknown client. */
+  registerClientKey(clientId: string, key: KeyObject): number | undefined {
+    if (!this.clients.has(clientId)) return undefined;
+    return this.assertions.register(clientId, key);
+  }
+
+  resetClientKeys(): void {
+    this.assertions.clear();
+    for (const { clientId, key } of this.initialKeys) this.assertions.register(clientId, key);
   }
 
   jwks(): JsonWebKeySet {
@@ -58,15 +85,24 @@ export class TokenService {
    * `--domain localhost:PORT` works against an emulator that reports `127.0.0.1`.
    */
   isAcceptedAudience(audience: string, requestHost: string | undefined): boolean {
-    if (audience === this.audience) return true;
+    return audience === this.audience || this.isOwnUrl(audience, ['/api/v2/'], requestHost);
+  }
+
+  /** The `aud` of a client assertion: the token URL, with or without its final slash (the spec writes it, SDKs do not). */
+  isTokenUrl(audience: string, requestHost: string | undefined): boolean {
+    return this.isOwnUrl(audience, ['/oauth/token', '/oauth/token/'], requestHost);
+  }
+
+  /** A URL of this emulator at one of `paths`: its origin, a loopback spelling of it, or the host the request used. */
+  private isOwnUrl(text: string, paths: readonly string[], requestHost: string | undefined): boolean {
     let url: URL;
     try {
-      url = new URL(audience);
+      url = new URL(text);
     } catch {
       return false;
     }
     const own = new URL(this.origin);
-    if (url.pathname !== '/api/v2/' || url.search !== '' || url.hash !== '') return false;
+    if (!paths.includes(url.pathname) || url.search !== '' || url.hash !== '') return false;
     if (url.port !== own.port && !(url.port === '' && own.port === '')) return false;
     return LOOPBACK_HOSTS.has(url.hostname) || url.host === requestHost;
   }
@@ -90,15 +126,9 @@ export class TokenService {
         body: { error: 'unsupported_grant_type', error_description: `Unsupported grant type: ${grantType}` },
       };
     }
-    const clientId = params.client_id ?? basicAuth?.id;
-    const clientSecret = params.client_secret ?? basicAuth?.secret;
-    if (!clientId || !clientSecret) {
-      return { status: 401, body: { error: 'access_denied', error_description: 'Unauthorized' } };
-    }
-    const client = this.clients.get(clientId);
-    if (!client || client.clientSecret !== clientSecret) {
-      return { status: 401, body: { error: 'access_denied', error_description: 'Unauthorized' } };
-    }
+    const authenticated = this.authenticateClient(params, basicAuth, host);
+    if (!('clientId' in authenticated)) return authenticated;
+    const client = authenticated;
     const audience = params.audience;
     if (!audience) {
       return {
@@ -141,6 +171,41 @@ export class TokenService {
         scope: claims.scope,
       },
     };
+  }
+
+  /** The client by its secret, or by a signed assertion (`private_key_jwt`); else the OAuth error to answer. */
+  private authenticateClient(
+    params: Record<string, string>,
+    basicAuth: { id: string; secret: string } | undefined,
+    host: string | undefined,
+  ): EmulatorClient | TokenOutcome {
+    const assertionType = params.client_assertion_type;
+    const assertion = params.client_assertion;
+    if (assertionType !== undefined || assertion !== undefined) {
+      if (params.client_secret !== undefined || basicAuth !== undefined) {
+        return {
+          status: 400,
+          body: {
+            error: 'invalid_request',
+            error_description: 'Use one client authentication method: a client secret or a client assertion',
+          },
+        };
+      }
+      if (assertionType !== JWT_BEARER_ASSERTION) {
+        return invalidClient(`client_assertion_type must be ${JWT_BEARER_ASSERTION}`);
+      }
+      if (assertion === undefined || assertion === '') return invalidClient('Missing client_assertion');
+      const checked = this.assertions.check(assertion, params.client_id, host);
+      if (!checked.ok) return invalidClient(checked.description);
+      return this.clients.get(checked.clientId) ?? invalidClient('Unknown client');
+    }
+    const clientId = params.client_id ?? basicAuth?.id;
+    const clientSecret = params.client_secret ?? basicAuth?.secret;
+    const client = clientId ? this.clients.get(clientId) : undefined;
+    if (!client || !clientSecret || client.clientSecret !== clientSecret) {
+      return { status: 401, body: { error: 'access_denied', error_description: 'Unauthorized' } };
+    }
+    return client;
   }
 
   /** Every token issued so far stops working (401), so clients must fetch a new one. */

@@ -113,9 +113,10 @@ describe('connections delete-user --yes', () => {
       stdout: `No user bob+ci@example.com remains in connection ${db()}\n`,
       stderr: `Correlation id: ${sent[0]?.cid}\n`,
     });
-    // It is gone: a second delete finds no user.
-    const again = await runCli(del(db(), 'bob+ci@example.com', '--yes'), { env });
-    expect(again.code).toBe(5);
+    // The service is idempotent: a second delete answers the same 204, and svcadm says the same.
+    const again = await runCli(del(db(), 'bob+ci@example.com', '--yes'), { env, tty: { stdout: true } });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`No user bob+ci@example.com remains in connection ${db()}\n`);
   });
 
   it('prints the JSON result with the given correlation id', async () => {
@@ -148,7 +149,7 @@ describe('connections delete-user --yes', () => {
     const email = "x+y&z=1%41#?/!*'()~@example.com";
     const r = await runCli([...del(db(), email, '--yes', '--if-exists'), '-o', 'json'], { env });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'not_found', status: 404, email });
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'gone', status: 204, email });
     const [sent] = await deletes();
     expect(sent?.email).toBe(email);
     // encodeURIComponent's output; Node's URL may further escape a quote as %27, which decodes the same.
@@ -177,7 +178,19 @@ describe('connections delete-user --yes', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('--if-exists turns a missing user into "no change"', async () => {
+  it('an unknown e-mail is gone too, never "deleted" (api-notes: delete is idempotent, 204 either way)', async () => {
+    const r = await runCli([...del(db(), 'ghost@example.com', '--yes', '--correlation-id', 'i1'), '-o', 'json'], {
+      env,
+    });
+    expect(r).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `{\n  "connection_id": "${db()}",\n  "email": "ghost@example.com",\n  "outcome": "gone",\n  "status": 204,\n  "correlation_id": "i1"\n}\n`,
+    });
+  });
+
+  it('--if-exists turns a 404 for the user into "no change" (a service that answers inexistent_user)', async () => {
+    await emu.updateSettings({ unknownUserDeleteStatus: 404 });
     const table = await runCli(del(db(), 'ghost@example.com', '--yes', '--if-exists', '--correlation-id', 'g1'), {
       env,
       tty: { stdout: true },
@@ -201,7 +214,8 @@ describe('connections delete-user --yes', () => {
     });
   });
 
-  it('exits 5 for a missing user without --if-exists, naming the correlation id', async () => {
+  it('exits 5 for a 404 for the user without --if-exists, naming the correlation id', async () => {
+    await emu.updateSettings({ unknownUserDeleteStatus: 404 });
     const r = await runCli(del(db(), 'ghost@example.com', '--yes', '--correlation-id', 'g3'), { env });
     expect(r).toEqual({
       code: 5,
@@ -210,7 +224,7 @@ describe('connections delete-user --yes', () => {
     });
   });
 
-  it('exits 5 for an unknown connection even with --if-exists', async () => {
+  it('exits 5 for an unknown connection even with --if-exists (api-notes: 404 only for an unknown connection)', async () => {
     const r = await runCli(
       [...del('con_nope', 'alice@example.com', '--yes', '--if-exists', '--correlation-id', 'g4'), '-o', 'json'],
       { env },
@@ -219,17 +233,18 @@ describe('connections delete-user --yes', () => {
       code: 5,
       stdout: '',
       stderr:
-        '{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist.","hint":"correlation id g4","exit_code":5}}\n',
+        '{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist","hint":"correlation id g4","exit_code":5}}\n',
     });
   });
 
-  it('exits 8 with the service message for a non-database connection', async () => {
+  it('exits 8 with the service message for a non-database connection (api-notes: database connections only)', async () => {
     const id = emu.fixtures.nonDatabaseConnectionId;
     const r = await runCli(del(id, 'alice@example.com', '--yes', '--correlation-id', 'g5'), { env });
     expect(r).toEqual({
       code: 8,
       stdout: '',
-      stderr: `svcadm: the service rejected the request: Only database connections are supported; connection ${id} (Corporate-OIDC) uses the oidc strategy. — correlation id g5\n`,
+      stderr:
+        'svcadm: the service rejected the request: Connection must be a database connection — correlation id g5\n',
     });
   });
 

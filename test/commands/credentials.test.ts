@@ -1,7 +1,10 @@
+import { constants, generateKeyPairSync, verify } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { startLoopback } from '../helpers/loopback-server.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let dir: string;
@@ -208,5 +211,128 @@ describe('auth status tells the truth', () => {
     expect(r.stderr).toBe(
       'svcadm: token request refused: Service not enabled within domain: https://elsewhere.example.com/api/v2/ — check the client id and secret of profile stale and --audience (`svcadm profiles show stale`)\n',
     );
+  });
+});
+
+describe('private-key client authentication (api-notes: clients may authenticate with a signed JWT assertion)', () => {
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const privatePem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const publicPem = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
+  function keyFile(mode = 0o600, pem = privatePem): string {
+    const path = join(tempConfigDir(), 'client.pem');
+    writeFileSync(path, pem, { mode });
+    chmodSync(path, mode);
+    return path;
+  }
+
+  it('profiles add stores the key path, never the key, and commands sign their token requests with it', async () => {
+    await emu.registerClientKey('admin', publicPem);
+    const key = keyFile();
+    const add = await runCli(
+      [
+        'profiles',
+        'add',
+        'signed',
+        '--domain',
+        emu.url,
+        '--client-id',
+        emu.admin.clientId,
+        '--client-assertion-key',
+        key,
+      ],
+      { env: { SVCADM_CONFIG_DIR: dir } },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stderr).toMatch(/^Verified: the token service issued a token with \d+ scope\(s\)\.\n/);
+    const stored = readFileSync(join(dir, 'profiles.json'), 'utf8');
+    expect(stored).toContain(JSON.stringify(key));
+    expect(stored).not.toContain('PRIVATE KEY');
+    expect(stored).not.toContain('clientSecret');
+    const status = await runCli(['auth', 'status', '--check', '-o', 'json'], { env: { SVCADM_CONFIG_DIR: dir } });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      credential: `private key ${key} (RS256)`,
+      token_source: 'token service',
+    });
+  });
+
+  it('works from the environment too, with RS384', async () => {
+    const rs384 = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await emu.registerClientKey('readOnly', rs384.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const key = keyFile(0o600, rs384.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+    const r = await runCli(['auth', 'token'], {
+      env: {
+        SVCADM_CONFIG_DIR: dir,
+        SVCADM_DOMAIN: emu.url,
+        SVCADM_CLIENT_ID: emu.readOnly.clientId,
+        SVCADM_CLIENT_ASSERTION_KEY: key,
+        SVCADM_CLIENT_ASSERTION_ALG: 'RS384',
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
+  });
+
+  it('refuses a key others can read, as ssh does (exit 2, nothing sent)', async () => {
+    const key = keyFile(0o644);
+    await emu.clearRequests();
+    const r = await runCli(['auth', 'token', '--client-id', emu.admin.clientId, '--client-assertion-key', key], {
+      env: { SVCADM_CONFIG_DIR: dir, SVCADM_DOMAIN: emu.url },
+    });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `svcadm: the private key ${key} can be read by others (mode 0644) — make it private: chmod 600 '${key}'\n`,
+    });
+    expect((await emu.requests()).counters.tokenRequests).toBe(0);
+  });
+
+  it('a key the tenant does not know is refused, naming the flag it came from (exit 3)', async () => {
+    const key = keyFile();
+    const r = await runCli(['auth', 'token', '--client-id', emu.admin.clientId, '--client-assertion-key', key], {
+      env: { SVCADM_CONFIG_DIR: dir, SVCADM_DOMAIN: emu.url },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^svcadm: token request refused: .+ — check --client-id and --client-assertion-key\n$/);
+  });
+
+  it('sends a short-lived assertion: iss = sub = client id, aud = the token URL, a jti, exp within 60 s', async () => {
+    const token = await emu.token();
+    const local = await startLoopback([
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 60 }));
+      },
+    ]);
+    try {
+      const key = keyFile(0o600);
+      const r = await runCli(
+        ['auth', 'token', '--client-id', 'c1', '--client-assertion-key', key, '--client-assertion-alg', 'PS256'],
+        {
+          env: { SVCADM_CONFIG_DIR: dir, SVCADM_DOMAIN: local.url },
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const form = new URLSearchParams(local.requests[0]?.body ?? '');
+      expect(form.get('client_secret')).toBeNull();
+      expect(form.get('client_assertion_type')).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+      const [header, claims, signature] = (form.get('client_assertion') ?? '').split('.');
+      const decode = (part?: string) => JSON.parse(Buffer.from(part ?? '', 'base64url').toString());
+      expect(decode(header)).toEqual({ alg: 'PS256', typ: 'JWT' });
+      const body = decode(claims);
+      expect(body).toMatchObject({ iss: 'c1', sub: 'c1', aud: `${local.url}/oauth/token/` });
+      expect(body.jti).toMatch(/^[0-9a-f-]{36}$/);
+      expect(body.exp - body.iat).toBe(60);
+      const verified = verify(
+        'sha256',
+        Buffer.from(`${header}.${claims}`),
+        { key: keys.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 },
+        Buffer.from(signature ?? '', 'base64url'),
+      );
+      expect(verified).toBe(true);
+    } finally {
+      await local.close();
+    }
   });
 });

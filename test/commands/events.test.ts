@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
@@ -298,7 +298,7 @@ describe('events tail: the stream', () => {
     expect(r.code).toBe(8);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'svcadm: the cursor has expired: The cursor has expired; start again from a timestamp. — restart with --since (e.g. `svcadm events tail --since 1h`)\n',
+      'svcadm: the cursor has expired: Cursor points to data no longer available in the stream. — restart with --since (e.g. `svcadm events tail --since 1h`)\n',
     );
   });
 
@@ -322,11 +322,15 @@ describe('events tail: the stream', () => {
     }
   });
 
-  it('says in plain words when too many streams are open (403)', async () => {
+  it("says in plain words when too many streams are open (api-notes: the vendor's 403, no errorCode)", async () => {
     const e = await emulator({ maxStreams: 0 });
     const r = await runCli(['events', 'tail'], { env: envOf(e) });
-    expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^svcadm: too many event streams are open at once for this tenant \(.*limit 0.*\) — /);
+    expect(r).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'svcadm: too many event streams are open at once for this tenant: Maximum concurrent event stream connections reached. Please close existing connections. — plans allow 1, 4 or 8 event streams at once: stop another `svcadm events tail` (or other consumer), then try again\n',
+    });
   });
 
   it('stops cleanly on Ctrl-C: exit 130, the count and the resume line, no JSON envelope', async () => {
@@ -361,6 +365,27 @@ describe('events tail: the stream', () => {
 });
 
 describe('events tail: the cursor file', () => {
+  it('moves on offset-only heartbeats while nothing is printed (api-notes: heartbeats on every stream, also idle and unfiltered)', async () => {
+    const e = await emulator({ heartbeatMs: 10 });
+    const dir = tempConfigDir();
+    const file = join(dir, 'cursor');
+    const stop = new AbortController();
+    const watcher = watch(dir, () => {
+      if (existsSync(file) && readFileSync(file, 'utf8') !== '') stop.abort();
+    });
+    try {
+      const r = await runCli(['events', 'tail', '--cursor-file', file], { env: envOf(e), interrupt: stop.signal });
+      expect(r.code).toBe(130);
+      expect(r.stdout).toBe('');
+      const cursor = readFileSync(file, 'utf8').trim();
+      // Started at the latest event (the 200 of the history): the heartbeat's offset is that position.
+      expect(position(cursor)).toBe(200);
+      expect(r.stderr).toBe(`svcadm: interrupted after 0 events\nresume with: svcadm events tail --from ${cursor}\n`);
+    } finally {
+      watcher.close();
+    }
+  });
+
   it('starts from the file, keeps it current and leaves the last cursor on exit', async () => {
     const e = await emulator();
     const env = envOf(e);

@@ -1,6 +1,12 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EMULATOR_PORT, parseEmulatorFlags } from '../../src/commands/emulator.js';
+import { formatLimitValue, LIMIT_NAMES, LIMITS, type Limit, type LimitName } from '../../src/emulator/limits.js';
+import { startEmulator } from '../../src/emulator/server.js';
 import { UsageError } from '../../src/errors.js';
+import { startTestEmulator } from '../helpers/emulator.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 describe('svcadm emulator: parsing', () => {
@@ -18,10 +24,12 @@ describe('svcadm emulator: parsing', () => {
         latency: '250',
         rateLimit: '5',
         failRate: '0.1',
+        pageCap: '100',
         dropStreamsAfter: '3',
         streamLifetime: '2s',
         maxStreams: '1',
         heartbeat: '500ms',
+        unknownUserDelete: '404',
         control: true,
       }),
     ).toEqual({
@@ -36,10 +44,12 @@ describe('svcadm emulator: parsing', () => {
       latencyMs: 250,
       rateLimit: 5,
       failRate: 0.1,
+      pageCap: 100,
       dropStreamsAfter: 3,
       streamLifetimeMs: 2000,
       maxStreams: 1,
       heartbeatMs: 500,
+      unknownUserDeleteStatus: 404,
       control: true,
     });
   });
@@ -53,9 +63,17 @@ describe('svcadm emulator: parsing', () => {
     { eventRate: 'fast' },
     { latency: 'soon' },
     { rateLimit: '-3' },
+    { unknownUserDelete: '500' },
+    { clientSecret: '' },
+    { clientSecret: 'with space' },
+    { unknownUserDelete: '204x' },
     { host: '' },
   ])('refuses %o with a usage error', (flags) => {
     expect(() => parseEmulatorFlags(flags)).toThrow(UsageError);
+  });
+
+  it('takes the admin secret from --client-secret (a global option, handed over by commander)', () => {
+    expect(parseEmulatorFlags({ clientSecret: 's3cret!' }).clientSecret).toBe('s3cret!');
   });
 
   it('exits 2 on a bad value through the CLI', async () => {
@@ -65,7 +83,163 @@ describe('svcadm emulator: parsing', () => {
   });
 });
 
+/** commander's attribute of a flag, as `parseEmulatorFlags` receives it. */
+const attributeOf = (flag: string) => flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+const bounded = LIMIT_NAMES.filter((name) => LIMITS[name].max < Number.MAX_SAFE_INTEGER).map(
+  (name): [LimitName, Limit] => [name, LIMITS[name]],
+);
+
+describe('emulator limits: one table for the flags, startEmulator and the control API', () => {
+  it.each(bounded)('%s: one past the maximum is refused by all three', async (name, limit) => {
+    const over = limit.max + 1;
+    const { flag } = limit;
+    if (flag !== undefined) {
+      expect(() => parseEmulatorFlags({ [attributeOf(flag)]: String(over) })).toThrow(
+        new RegExp(`^${flag} must be .* to ${formatLimitValue(limit, limit.max)}, got '${over}'$`),
+      );
+      expect(parseEmulatorFlags({ [attributeOf(flag)]: String(limit.max) })[name]).toBe(limit.max);
+    }
+    await expect(startEmulator({ [name]: over })).rejects.toThrow(
+      `emulator option ${name} must be ${limit.integer ? 'an integer' : 'a number'} from ${limit.min} to ${limit.max}`,
+    );
+    if (!limit.setting) return;
+    const emu = await startTestEmulator({ eventRate: 0 });
+    try {
+      const refused = await fetch(`${emu.url}/__emulator/settings`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ [name]: over }),
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        error: 'bad_request',
+        message: `${name} must be ${limit.integer ? 'an integer' : 'a number'} from ${limit.min} to ${limit.max}`,
+      });
+      const settings: Record<string, unknown> = await emu.updateSettings({ [name]: limit.max });
+      expect(settings[name]).toBe(limit.max);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('lists every flag of the table in the help, with its default', async () => {
+    const help = await runCli(['emulator', '--help']);
+    expect(help.code).toBe(0);
+    for (const name of LIMIT_NAMES) {
+      const limit: Limit = LIMITS[name];
+      if (limit.flag === undefined) continue;
+      const shown = formatLimitValue(limit, limit.commandDefault ?? limit.default);
+      expect(help.stdout).toMatch(
+        new RegExp(`${limit.flag} <[a-z]+>(?:(?!\\n  --)[\\s\\S])*?\\(default\\s+${shown}\\)`),
+      );
+    }
+  });
+});
+
+/** Runs `svcadm emulator <args> --json` in this process until `stop`; `start` is its parsed first stdout line. */
+function runJsonEmulator(args: string[]) {
+  const interrupt = new AbortController();
+  let resolveLine: (line: string) => void = () => {};
+  const firstLine = new Promise<string>((resolve) => {
+    resolveLine = resolve;
+  });
+  let stdout = '';
+  const running = runCli(['emulator', '--port', '0', '--json', '--event-rate', '0', ...args], {
+    interrupt: interrupt.signal,
+    onStdout: (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('\n')) resolveLine(stdout.slice(0, stdout.indexOf('\n')));
+    },
+  });
+  return {
+    start: Promise.race([
+      firstLine.then((line) => JSON.parse(line) as { env: Record<string, string>; readOnly: { clientSecret: string } }),
+      running.then((r) => {
+        throw new Error(`svcadm emulator ended (${r.code}) before its start line: ${r.stderr}`);
+      }),
+    ]),
+    stop() {
+      interrupt.abort();
+      return running;
+    },
+  };
+}
+
 describe('svcadm emulator: running', () => {
+  it('gives the same secrets on every start with the same --seed, and --client-secret chooses the admin one', async () => {
+    const first = runJsonEmulator(['--seed', '9']);
+    const second = runJsonEmulator(['--seed', '9']);
+    const chosen = runJsonEmulator(['--seed', '9', '--client-secret', 'chosen-secret']);
+    try {
+      const [a, b, c] = await Promise.all([first.start, second.start, chosen.start]);
+      expect(a.env.SVCADM_CLIENT_SECRET).toBe(b.env.SVCADM_CLIENT_SECRET);
+      expect(a.readOnly.clientSecret).toBe(b.readOnly.clientSecret);
+      expect(a.env.SVCADM_CLIENT_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(c.env.SVCADM_CLIENT_SECRET).toBe('chosen-secret');
+    } finally {
+      const results = await Promise.all([first.stop(), second.stop(), chosen.stop()]);
+      expect(results.map((r) => r.code)).toEqual([0, 0, 0]);
+    }
+  });
+
+  it('--client-public-key registers a PEM key on the admin client for client_assertion authentication', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const dir = tempConfigDir();
+    const file = join(dir, 'admin.pub.pem');
+    writeFileSync(file, publicKey.export({ type: 'spki', format: 'pem' }));
+    const running = runJsonEmulator(['--client-public-key', file]);
+    try {
+      const start = (await running.start) as unknown as { url: string; admin: { clientId: string } };
+      const now = Math.floor(Date.now() / 1000);
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const claims = {
+        iss: start.admin.clientId,
+        sub: start.admin.clientId,
+        aud: `${start.url}/oauth/token`,
+        exp: now + 60,
+        jti: 'cli-1',
+      };
+      const input = `${encode({ alg: 'RS256' })}.${encode(claims)}`;
+      const res = await fetch(`${start.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          audience: `${start.url}/api/v2/`,
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: `${input}.${sign('sha256', Buffer.from(input), privateKey).toString('base64url')}`,
+        }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      expect((await running.stop()).code).toBe(0);
+    }
+    const missing = await runCli(['emulator', '--port', '0', '--client-public-key', join(dir, 'nope.pem')]);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toContain(`cannot read --client-public-key ${join(dir, 'nope.pem')}: ENOENT`);
+    const privateFile = join(dir, 'admin.key.pem');
+    writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const wrongHalf = await runCli(['emulator', '--port', '0', '--client-public-key', privateFile]);
+    expect(wrongHalf).toMatchObject({ code: 2, stdout: '' });
+    expect(wrongHalf.stderr).toContain('this is a private key: register the public key');
+  });
+
+  it('warns that secrets follow from the seed when bound beyond loopback without --client-secret', async () => {
+    const open = runJsonEmulator(['--host', '0.0.0.0']);
+    await open.start;
+    const opened = await open.stop();
+    expect(opened.stderr).toContain(
+      'svcadm emulator: warning: the client secrets follow from --seed and 0.0.0.0 is reachable from other machines; choose a secret with --client-secret\n',
+    );
+    const chosen = runJsonEmulator(['--host', '0.0.0.0', '--client-secret', 'x-y-z']);
+    await chosen.start;
+    expect((await chosen.stop()).stderr).not.toContain('warning');
+    const local = runJsonEmulator([]);
+    await local.start;
+    expect((await local.stop()).stderr).not.toContain('warning');
+  });
+
   it('prints the --json start line first, serves the CLI, and stops cleanly on Ctrl-C', async () => {
     const interrupt = new AbortController();
     let firstLine: Promise<string> | undefined;

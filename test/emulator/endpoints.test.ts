@@ -73,7 +73,7 @@ describe('GET /rate-limit-policies/{id}', () => {
 });
 
 describe('GET /connections-directory-provisionings', () => {
-  it('pages through every provisioning with opaque checkpoints', async () => {
+  it('pages through every provisioning with opaque checkpoints, take=100 served at the cap of 50 (api-notes: Pagination)', async () => {
     const seen: Array<Record<string, unknown>> = [];
     let from: string | undefined;
     let pages = 0;
@@ -83,11 +83,12 @@ describe('GET /connections-directory-provisionings', () => {
       );
       expect(answer.status).toBe(200);
       const body = answer.json as { directory_provisionings: Array<Record<string, unknown>>; next?: string };
+      expect(body.directory_provisionings).toHaveLength(pages < 5 ? 50 : 10);
       seen.push(...body.directory_provisionings);
       from = body.next;
       pages++;
     } while (from);
-    expect(pages).toBe(3);
+    expect(pages).toBe(6);
     expect(seen).toHaveLength(260);
     expect(new Set(seen.map((p) => p.connection_id)).size).toBe(260);
     const first = seen[0] as Record<string, unknown>;
@@ -102,22 +103,25 @@ describe('GET /connections-directory-provisionings', () => {
         'mapping',
         'strategy',
         'synchronize_automatically',
+        'synchronize_groups',
         'updated_at',
       ].sort(),
     );
     for (const m of first.mapping as Array<Record<string, unknown>>)
       expect(Object.keys(m).sort()).toEqual(['idp', 'svc']);
+    // api-notes: Directory provisioning.
+    expect(new Set(seen.map((p) => p.synchronize_groups))).toEqual(new Set(['all', 'off', 'selected']));
     const hostile = seen.find((p) => p.connection_id === emu.fixtures.hostileProvisioningConnectionId);
     expect(hostile?.connection_name).toBe(emu.fixtures.hostileText);
     expect(emu.fixtures.hostileText).toContain('\u001b[31m');
   });
 
-  it('defaults take to 50 and omits next on the last page', async () => {
+  it('take defaults to half the page cap: 25 at the public-cloud cap of 50 (spec: Pagination), and next is omitted on the last page', async () => {
     const first = (await get('/connections-directory-provisionings')).json as {
       directory_provisionings: unknown[];
       next: string;
     };
-    expect(first.directory_provisionings).toHaveLength(50);
+    expect(first.directory_provisionings).toHaveLength(25);
     expect(first.next).toMatch(/^[A-Za-z0-9_.-]+$/);
     const small = await startTestEmulator({ eventRate: 0, provisionings: 3 });
     try {
@@ -126,6 +130,34 @@ describe('GET /connections-directory-provisionings', () => {
     } finally {
       await small.close();
     }
+  });
+
+  it('a private-cloud page cap of 100 serves take=100 whole and defaults to 50 (api-notes: Pagination)', async () => {
+    const privateCloud = await startTestEmulator({ eventRate: 0, pageCap: 100 });
+    const ids = async (query: string) => {
+      const body = (await api(privateCloud, `/connections-directory-provisionings${query}`)).json as {
+        directory_provisionings: Array<{ connection_id: string }>;
+      };
+      return body.directory_provisionings.map((p) => p.connection_id);
+    };
+    let reference: string[];
+    try {
+      expect(await ids('?take=100')).toHaveLength(100);
+      expect(await ids('')).toHaveLength(50);
+      reference = await ids('?take=14');
+    } finally {
+      await privateCloud.close();
+    }
+    await emu.updateSettings({ pageCap: 7 });
+    const capped = (await get('/connections-directory-provisionings?take=100')).json as {
+      directory_provisionings: unknown[];
+      next: string;
+    };
+    expect(capped.directory_provisionings).toHaveLength(7);
+    const second = (await get(`/connections-directory-provisionings?take=100&from=${capped.next}`)).json as {
+      directory_provisionings: Array<{ connection_id: string }>;
+    };
+    expect(second.directory_provisionings.map((p) => p.connection_id)).toEqual(reference.slice(7, 14));
   });
 
   it('validates take and from', async () => {
@@ -189,7 +221,7 @@ describe('GET /users/{id}/permissions', () => {
     expect(hostile?.description).toContain('\u001b[31m');
   });
 
-  it('pages the bulk user with include_totals and returns an empty page past the end', async () => {
+  it('include_totals reports the limit actually used and the real start: per_page=100 is served at the cap of 50 (api-notes: Pagination)', async () => {
     const all: unknown[] = [];
     for (let page = 0; ; page++) {
       const body = (await get(path(emu.fixtures.bulkUserId, `?per_page=100&page=${page}&include_totals=true`)))
@@ -199,17 +231,32 @@ describe('GET /users/{id}/permissions', () => {
         total: number;
         permissions: unknown[];
       };
-      expect(body).toMatchObject({ start: page * 100, limit: 100, total: 1200 });
+      expect(body).toMatchObject({ start: page * 50, limit: 50, total: 1200 });
       all.push(...body.permissions);
-      if (body.permissions.length < 100) break;
+      if (body.permissions.length < 50) break;
     }
     expect(all).toHaveLength(1200);
+    expect(new Set(all.map((p) => JSON.stringify(p))).size).toBe(1200);
     const past = await get(path(emu.fixtures.bulkUserId, '?per_page=50&page=100'));
     expect(past.json).toEqual([]);
     const pastTotals = await get(path(emu.fixtures.bulkUserId, '?per_page=50&page=100&include_totals=true'));
     expect(pastTotals.json).toEqual({ start: 5000, limit: 50, total: 1200, permissions: [] });
-    const defaults = (await get(path(emu.fixtures.bulkUserId))).json as unknown[];
-    expect(defaults).toHaveLength(50);
+    const small = (await get(path(emu.fixtures.bulkUserId, '?per_page=10&page=3&include_totals=true'))).json;
+    expect(small).toMatchObject({ start: 30, limit: 10, total: 1200 });
+  });
+
+  it('per_page defaults to half the page cap: 25 at 50 (spec: Pagination, default is half the maximum)', async () => {
+    expect((await get(path(emu.fixtures.bulkUserId))).json).toHaveLength(25);
+    expect((await get(path(emu.fixtures.bulkUserId, '?include_totals=true'))).json).toMatchObject({
+      start: 0,
+      limit: 25,
+    });
+    await emu.updateSettings({ pageCap: 100 });
+    const privateCloud = (await get(path(emu.fixtures.bulkUserId, '?per_page=100&page=2&include_totals=true')))
+      .json as { start: number; limit: number; permissions: unknown[] };
+    expect(privateCloud).toMatchObject({ start: 200, limit: 100 });
+    expect(privateCloud.permissions).toHaveLength(100);
+    expect((await get(path(emu.fixtures.bulkUserId))).json).toHaveLength(50);
   });
 
   it('validates page, per_page and include_totals, and 404s an unknown user', async () => {
@@ -241,7 +288,7 @@ describe('DELETE /connections/{id}/users', () => {
   const del = (connection: string, query: string, headers: Record<string, string> = {}) =>
     api(emu, `/connections/${encodeURIComponent(connection)}/users${query}`, { token, method: 'DELETE', headers });
 
-  it('deletes for real: 204 without a body, then 404', async () => {
+  it('delete is idempotent: 204 with no body, then 204 again for the e-mail now gone (api-notes: Delete a connection user)', async () => {
     const email = 'bob+ci@example.com';
     expect(emu.fixtures.databaseUserEmails).toContain(email);
     await emu.clearRequests();
@@ -256,13 +303,28 @@ describe('DELETE /connections/{id}/users', () => {
     expect(new URLSearchParams(logged?.query).get('email')).toBe(email);
     expect(logged?.headers['x-correlation-id']).toBe('corr-123');
     expect(logged?.headers).not.toHaveProperty('authorization');
-    expectServiceError(
-      await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`),
-      404,
-      'inexistent_user',
-    );
-    await emu.reset();
-    expect((await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`)).status).toBe(204);
+    const again = await del(emu.fixtures.databaseConnectionId, `?email=${encodeURIComponent(email)}`);
+    expect(again.status).toBe(204);
+    expect(again.text).toBe('');
+    const never = await del(emu.fixtures.databaseConnectionId, '?email=nobody%40example.com');
+    expect(never.status).toBe(204);
+    expect(never.text).toBe('');
+  });
+
+  it('user.deleted is emitted only when a user was removed (api-notes: Delete a connection user)', async () => {
+    const stream = await SseClient.open(streamUrl(emu), token);
+    try {
+      await stream.waitFor(() => stream.raw.includes('retry: 2000'));
+      const email = encodeURIComponent('alice@example.com');
+      for (const query of [`?email=${email}`, `?email=${email}`, '?email=nobody%40example.com']) {
+        expect((await del(emu.fixtures.databaseConnectionId, query)).status).toBe(204);
+      }
+      const { offsets } = await emu.emit('group.created');
+      await stream.waitFor(() => stream.events.at(-1)?.id === offsets[0]);
+      expect(stream.events.map((m) => m.event)).toEqual(['user.deleted', 'group.created']);
+    } finally {
+      stream.close();
+    }
   });
 
   it('emits user.deleted to open streams', async () => {
@@ -281,21 +343,58 @@ describe('DELETE /connections/{id}/users', () => {
     }
   });
 
-  it('refuses non-database connections, unknown connections and bad e-mails', async () => {
+  it("refuses non-database connections (400) and unknown connections (404) with the vendor's messages (api-notes: Delete a connection user)", async () => {
     const nonDb = await del(emu.fixtures.nonDatabaseConnectionId, '?email=alice%40example.com');
-    expectServiceError(nonDb, 400, 'operation_not_supported');
-    expect((nonDb.json as { message: string }).message).toMatch(/Only database connections/);
-    expectServiceError(await del('con_unknown', '?email=alice%40example.com'), 404, 'inexistent_connection');
+    expect(nonDb.status).toBe(400);
+    expect(nonDb.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Connection must be a database connection',
+      errorCode: 'operation_not_supported',
+    });
+    const unknown = await del('con_unknown', '?email=alice%40example.com');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'The connection does not exist',
+      errorCode: 'inexistent_connection',
+    });
     expectServiceError(await del(emu.fixtures.databaseConnectionId, ''), 400, 'invalid_query_string');
     expectServiceError(
       await del(emu.fixtures.databaseConnectionId, '?email=not-an-email'),
       400,
       'invalid_query_string',
     );
+  });
+
+  it('unknownUserDeleteStatus 404 answers inexistent_user for an e-mail no user has, as some services do', async () => {
+    const strict = await startTestEmulator({ eventRate: 0, unknownUserDeleteStatus: 404 });
+    try {
+      const path = (email: string) =>
+        `/connections/${strict.fixtures.databaseConnectionId}/users?email=${encodeURIComponent(email)}`;
+      expect((await api(strict, path('alice@example.com'), { method: 'DELETE' })).status).toBe(204);
+      const gone = await api(strict, path('alice@example.com'), { method: 'DELETE' });
+      expect(gone.status).toBe(404);
+      expect(gone.json).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'The user does not exist.',
+        errorCode: 'inexistent_user',
+      });
+    } finally {
+      await strict.close();
+    }
+    await emu.updateSettings({ unknownUserDeleteStatus: 404 });
     expectServiceError(
       await del(emu.fixtures.databaseConnectionId, '?email=nobody%40example.com'),
       404,
       'inexistent_user',
+    );
+    await emu.updateSettings({ unknownUserDeleteStatus: 204 });
+    expect((await del(emu.fixtures.databaseConnectionId, '?email=nobody%40example.com')).status).toBe(204);
+    await expect(emu.updateSettings({ unknownUserDeleteStatus: 500 as 404 })).rejects.toThrow(
+      'unknownUserDeleteStatus must be 204 or 404',
     );
   });
 });

@@ -59,13 +59,16 @@ describe('GET /events wire format', () => {
       expect(data.offset).not.toMatch(/^\d+$/);
       expect(data.event.type).toBe(message.event);
       types.add(String(message.event));
-      expect(data.event).toMatchObject({ specversion: '1.0', svcpurpose: 'test' });
+      expect(data.event).toMatchObject({ specversion: '1.0' });
+      expect(data.event).not.toHaveProperty('svcpurpose');
       for (const key of ['source', 'id', 'time', 'svctenant', 'svcstream'])
         expect(typeof data.event[key]).toBe('string');
       expect(data.event.data).toHaveProperty('object');
       expect(data.event.data).toHaveProperty('context');
     }
     expect(types).toEqual(new Set(EVENT_TYPES));
+    const ids = payloads(client).map((p) => String(p.event.id));
+    expect(new Set(ids).size).toBe(600);
     const times = payloads(client).map((p) => Date.parse(String(p.event.time)));
     expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
@@ -95,6 +98,93 @@ describe('GET /events wire format', () => {
     expect(Object.keys(options.oidc_metadata as object)).toHaveLength(38);
     const context = payloads(client)[0]?.event.data.context as Record<string, unknown>;
     expect(Object.keys(context).sort()).toEqual(['client', 'connection', 'request', 'tenant']);
+  });
+});
+
+describe('GET /events payloads as the vendor sends them (api-notes: Envelope details)', () => {
+  it('every event: id evt_ + 16 letters and digits, source urn:svc:<tenant>.<region domain>, no svcpurpose', async () => {
+    const client = await stream('from_timestamp=2000-01-01T00:00:00Z');
+    await client.waitFor(() => client.events.length >= 600);
+    const [first] = payloads(client);
+    const tenant = String(first?.event.svctenant);
+    expect(tenant).toMatch(/^[a-z0-9][-a-z0-9]{1,62}[a-z0-9]$/);
+    for (const { event } of payloads(client)) {
+      expect(event.id).toMatch(/^evt_[A-Za-z0-9]{16}$/);
+      expect(event.source).toBe(`urn:svc:${tenant}.us.svc.example`);
+      expect(event.svctenant).toBe(tenant);
+      expect(event.svcstream).toMatch(/^est_[a-z0-9]{16}$/);
+      expect(event).not.toHaveProperty('svcpurpose');
+      expect((event.data.context as { tenant: unknown }).tenant).toEqual({ id: tenant });
+    }
+  });
+
+  it('each of the 25 types: .updated with previous_object, member_type, deleted_at, role created_at / deleted_at', async () => {
+    const client = await stream('from_timestamp=2000-01-01T00:00:00Z');
+    await client.waitFor(() => client.events.length >= 600);
+    const byType = new Map<string, Array<Payload['event']['data']>>();
+    for (const { event } of payloads(client)) byType.set(event.type, [...(byType.get(event.type) ?? []), event.data]);
+    expect([...byType.keys()].sort()).toEqual([...EVENT_TYPES].sort());
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    for (const [type, datas] of byType) {
+      for (const data of datas) {
+        const object = data.object as Record<string, unknown>;
+        if (type.endsWith('.updated')) {
+          expect(data, type).toHaveProperty('previous_object');
+          expect(data.previous_object, type).not.toEqual(object);
+        } else expect(data, type).not.toHaveProperty('previous_object');
+        if (type.startsWith('group.member.')) {
+          const member = object.member as Record<string, unknown>;
+          expect(['user', 'group'], type).toContain(member.member_type);
+          expect(typeof member.id).toBe('string');
+        }
+        if (type === 'user.deleted') expect(object.deleted_at, type).toMatch(iso);
+        if (type.endsWith('.role.assigned')) {
+          expect(object.created_at, type).toMatch(iso);
+          expect(object).not.toHaveProperty('deleted_at');
+        }
+        if (type.endsWith('.role.deleted')) {
+          expect(object.deleted_at, type).toMatch(iso);
+          expect(object).not.toHaveProperty('created_at');
+        }
+      }
+    }
+    const updatedTypes = EVENT_TYPES.filter((t) => t.endsWith('.updated'));
+    expect(updatedTypes).toEqual([
+      'connection.updated',
+      'group.updated',
+      'organization.updated',
+      'organization.connection.updated',
+      'user.updated',
+    ]);
+  });
+
+  it('events emitted through the control API are normal unless marked test, then carry svcpurpose test', async () => {
+    const client = await stream();
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    await emu.emit('user.created', 1);
+    await emu.emitEvent({ type: 'user.created', test: true });
+    const object = { user_id: 'db|given', email: 'given@example.com' };
+    await emu.emitEvent({ type: 'user.updated', object });
+    await emu.emitEvent({ type: 'user.updated', object, previous_object: { user_id: 'db|given' } });
+    await client.waitFor(() => client.events.length === 4);
+    const [normal, test, updated, withPrevious] = payloads(client).map((p) => p.event);
+    expect(normal).not.toHaveProperty('svcpurpose');
+    expect(test?.svcpurpose).toBe('test');
+    expect(updated?.data).toMatchObject({ object, previous_object: object });
+    expect(updated).not.toHaveProperty('svcpurpose');
+    expect(withPrevious?.data).toMatchObject({ object, previous_object: { user_id: 'db|given' } });
+  });
+
+  it('a user removed by DELETE comes as user.deleted with deleted_at', async () => {
+    const client = await stream();
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    const path = `/connections/${emu.fixtures.databaseConnectionId}/users?email=alice%40example.com`;
+    expect((await api(emu, path, { token, method: 'DELETE' })).status).toBe(204);
+    await client.waitFor(() => client.events.length === 1);
+    const object = payloads(client)[0]?.event.data.object as Record<string, unknown>;
+    expect(object).toMatchObject({ email: 'alice@example.com' });
+    expect(object.deleted_at).toBe(object.updated_at);
+    expect(Math.abs(Date.parse(String(object.deleted_at)) - Date.now())).toBeLessThan(60_000);
   });
 });
 
@@ -139,54 +229,109 @@ describe('GET /events positions', () => {
     }
   });
 
-  it('400s a garbage or overlong cursor and 410s an expired one', async () => {
+  it("400s a garbage or overlong cursor and 410s an expired one, with the vendor's messages (api-notes: Event stream)", async () => {
+    const invalid = {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Invalid cursor format.',
+      errorCode: 'invalid_cursor',
+    };
     const bad = await api(emu, '/events?from=garbage', { token });
     expect(bad.status).toBe(400);
-    expect(bad.json).toMatchObject({ errorCode: 'invalid_cursor' });
-    expect((await api(emu, `/events?from=${'a'.repeat(1025)}`, { token })).status).toBe(400);
+    expect(bad.json).toEqual(invalid);
+    const long = await api(emu, `/events?from=${'a'.repeat(1025)}`, { token });
+    expect(long.status).toBe(400);
+    expect(long.json).toEqual(invalid);
     const { offsets } = await emu.emit('user.updated', 1);
     await emu.expireCursors();
     const expired = await api(emu, `/events?from=${offsets[0]}`, { token });
     expect(expired.status).toBe(410);
-    expect(expired.json).toMatchObject({ statusCode: 410, errorCode: 'cursor_expired' });
+    expect(expired.json).toEqual({
+      statusCode: 410,
+      error: 'Gone',
+      message: 'Cursor points to data no longer available in the stream.',
+      errorCode: 'cursor_expired',
+    });
+  });
+
+  it('400s from and from_timestamp together: they are mutually exclusive (api-notes: Event stream)', async () => {
+    const { before } = await emu.emit('user.created', 1);
+    const both = await api(emu, `/events?from=${before}&from_timestamp=2000-01-01T00:00:00Z`, { token });
+    expect(both.status).toBe(400);
+    expect(both.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: "Query validation error: 'from and from_timestamp are mutually exclusive'",
+      errorCode: 'invalid_query_string',
+    });
+  });
+
+  it('Last-Event-ID wins over from_timestamp: a resuming EventSource keeps its first URL (api-notes: Event stream)', async () => {
+    const { offsets } = await emu.emit('user.created', 3);
+    const resumed = await stream('from_timestamp=2000-01-01T00:00:00Z', { 'Last-Event-ID': offsets[0] ?? '' });
+    await resumed.waitFor(() => resumed.events.length >= 2);
+    expect(resumed.events.map((m) => m.id)).toEqual(offsets.slice(1));
   });
 });
 
 describe('GET /events filters', () => {
-  it('streams only the requested types and advances the cursor with offset-only messages', async () => {
-    const client = await stream(
-      'from_timestamp=2000-01-01T00:00:00Z&event_type=group.created&event_type=group.deleted',
-    );
-    const head = await api(emu, '', { token: null }); // any request; the head is what we compare against below
-    expect(head.status).toBe(404);
-    const { offsets } = await emu.emit('organization.created', 150);
-    await client.waitFor(() => client.messages.at(-1)?.id === offsets.at(-1));
-    expect(client.events.length).toBeGreaterThan(0);
-    expect(client.events.every((m) => m.event === 'group.created' || m.event === 'group.deleted')).toBe(true);
-    const offsetOnly = client.messages.filter((m) => m.event === 'offset-only');
-    expect(offsetOnly.length).toBeGreaterThan(0);
-    for (const m of offsetOnly) expect(JSON.parse(m.data)).toEqual({ offset: m.id });
-    // The last message is an offset-only one pointing at the last skipped event: a resume starts after it.
-    expect(client.messages.at(-1)?.event).toBe('offset-only');
+  it('streams only the requested types, and sends no offset-only message per skipped run (api-notes: offset-only at heartbeat frequency)', async () => {
+    const client = await stream('event_type=group.created&event_type=group.deleted');
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    await emu.emit('organization.created', 150);
+    const { offsets } = await emu.emit('group.deleted', 1);
+    await client.waitFor(() => client.messages.length === 1);
+    expect(client.messages.map((m) => [m.event, m.id])).toEqual([['group.deleted', offsets[0]]]);
   });
 
-  it('400s an unknown event type', async () => {
+  it("a filtered stream's cursor moves on through offset-only heartbeats while nothing matches (api-notes: Event stream)", async () => {
+    await emu.updateSettings({ heartbeatMs: 20 });
+    const client = await stream('event_type=group.created');
+    await client.waitFor(() => client.raw.includes('retry: 2000'));
+    const { offsets } = await emu.emit('organization.created', 150);
+    await client.waitFor(() => client.messages.some((m) => m.id === offsets.at(-1)));
+    expect(client.events).toEqual([]);
+    const offsetOnly = client.messages.filter((m) => m.event === 'offset-only');
+    for (const m of offsetOnly) expect(JSON.parse(m.data)).toEqual({ offset: m.id });
+    // A resume from the heartbeat's offset starts after the skipped run.
+    const resumed = await stream(`from=${offsets.at(-1)}`);
+    await resumed.waitFor(() => resumed.raw.includes('retry: 2000'));
+    const next = await emu.emit('group.created', 1);
+    await resumed.waitFor(() => resumed.events.length === 1);
+    expect(resumed.events[0]?.id).toBe(next.offsets[0]);
+  });
+
+  it("400s an unknown event type with the vendor's message (api-notes: Event stream)", async () => {
     const answer = await api(emu, '/events?event_type=user.created&event_type=user.exploded', { token });
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ errorCode: 'invalid_query_string' });
+    expect(answer.json).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Unsupported event type.',
+      errorCode: 'invalid_query_string',
+    });
     expect((await api(emu, '/events?event_type=user.created,user.deleted', { token })).status).toBe(400);
+  });
+
+  it("404s an unknown path under /api/v2 with the vendor's 'Not found' (api-notes: Event stream)", async () => {
+    for (const path of ['/events/extra', '/nothing-here', '']) {
+      const answer = await api(emu, path, { token });
+      expect(answer.status).toBe(404);
+      expect(answer.json).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not found' });
+    }
   });
 });
 
 describe('GET /events server behaviour', () => {
-  it('limits concurrent streams with a 403', async () => {
+  it("limits concurrent streams with the vendor's 403, which has no errorCode (api-notes: Event stream)", async () => {
     const streams = await Promise.all([stream(), stream(), stream(), stream()]);
     expect(streams.every((s) => s.status === 200)).toBe(true);
     const refused = await api(emu, '/events', { token });
     expect(refused.status).toBe(403);
-    expect(refused.json).toMatchObject({
-      message: 'Too many concurrent streams (limit 4)',
-      errorCode: 'too_many_streams',
+    expect(refused.json).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'Maximum concurrent event stream connections reached. Please close existing connections.',
     });
     streams[0]?.close();
     await emu.dropStreams();
@@ -194,11 +339,29 @@ describe('GET /events server behaviour', () => {
     expect(again.status).toBe(200);
   });
 
-  it('sends heartbeats', async () => {
+  it('sends a heartbeat comment and an offset-only message on every stream, idle and unfiltered too (api-notes: Event stream)', async () => {
+    const { offsets } = await emu.emit('user.created', 2);
     await emu.updateSettings({ heartbeatMs: 20 });
     const client = await stream();
-    await client.waitFor(() => client.comments.includes('heartbeat'));
-    expect(client.raw).toContain('\n: heartbeat\n\n');
+    await client.waitFor(() => client.messages.filter((m) => m.event === 'offset-only').length >= 2);
+    expect(client.events).toEqual([]);
+    expect(client.comments).toContain('heartbeat');
+    const head = offsets.at(-1) ?? '';
+    expect(client.raw).toContain(`\n: heartbeat\n\nid: ${head}\nevent: offset-only\ndata: {"offset":"${head}"}\n\n`);
+    for (const m of client.messages)
+      expect([m.event, m.id, m.data]).toEqual(['offset-only', head, `{"offset":"${head}"}`]);
+    const live = await emu.emit('user.updated', 1);
+    await client.waitFor(
+      () => client.messages.at(-1)?.event === 'offset-only' && client.messages.at(-1)?.id === live.offsets[0],
+    );
+    expect(client.events.map((m) => m.id)).toEqual(live.offsets);
+  });
+
+  it('sends no heartbeat when heartbeatMs is 0', async () => {
+    await emu.updateSettings({ heartbeatMs: 0, streamLifetimeMs: 100 });
+    const client = await stream();
+    await client.waitFor(() => client.ended);
+    expect(client.raw).toBe(':connected\nretry: 2000\n\n');
   });
 
   it('sends error messages, then closes', async () => {

@@ -1,4 +1,4 @@
-import { createPublicKey, verify } from 'node:crypto';
+import { constants, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { api } from './support.js';
@@ -147,12 +147,27 @@ describe('interface authentication', () => {
     expect(res.json).toMatchObject({ message: 'Invalid signature received for JSON Web Token validation.' });
   });
 
-  it('401s a token signed by another emulator (another key)', async () => {
+  it('401s a token of another emulator: one signing key per process, tokens bound by issuer and audience', async () => {
     const other = await startTestEmulator({ eventRate: 0 });
     try {
-      const res = await api(emu, path(), { token: await other.token() });
+      const foreign = await other.token();
+      const [h, p] = foreign.split('.');
+      const jwks = async (url: string) => (await (await fetch(`${url}/.well-known/jwks.json`)).json()) as unknown;
+      expect(await jwks(other.url)).toEqual(await jwks(emu.url));
+      expect(decodePart(h).kid).toBe(decodePart((await emu.token()).split('.')[0]).kid);
+      expect(decodePart(p)).toMatchObject({ iss: `${other.url}/`, aud: `${other.url}/api/v2/` });
+      expect(other.url).not.toBe(emu.url);
+      const res = await api(emu, path(), { token: foreign });
       expect(res.status).toBe(401);
-      expect(res.json).toMatchObject({ message: 'Invalid signature received for JSON Web Token validation.' });
+      expect(res.json).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Invalid token.',
+        errorCode: 'invalid_token',
+      });
+      expect((await api(other, `/rate-limit-policies/${other.fixtures.policyIds[0]}`, { token: foreign })).status).toBe(
+        200,
+      );
     } finally {
       await other.close();
     }
@@ -216,5 +231,201 @@ describe('interface authentication', () => {
       expect(answer.status).toBe(403);
       expect(answer.json).toMatchObject({ message: `Insufficient scope, expected any of: ${scope}` });
     }
+  });
+});
+
+describe('private-key client authentication (api-notes: Tokens, client_assertion RS256/RS384/PS256)', () => {
+  const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+  const adminKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = (key: KeyObject) => key.export({ type: 'spki', format: 'pem' }).toString();
+  let keyed: TestEmulator;
+  let jtis = 0;
+  beforeAll(async () => {
+    keyed = await startTestEmulator({ eventRate: 0, adminPublicKeys: [pem(adminKey.publicKey)] });
+  });
+  afterAll(() => keyed.close());
+
+  function assertion(
+    overrides: Record<string, unknown> = {},
+    { alg = 'RS256', key = adminKey.privateKey }: { alg?: string; key?: KeyObject } = {},
+  ): string {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: keyed.admin.clientId,
+      sub: keyed.admin.clientId,
+      aud: `${keyed.url}/oauth/token`,
+      iat: now,
+      exp: now + 60,
+      jti: `jti-${++jtis}`,
+      ...overrides,
+    };
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const input = `${encode({ alg, typ: 'JWT' })}.${encode(claims)}`;
+    const hash = alg === 'RS384' ? 'sha384' : 'sha256';
+    const signer =
+      alg === 'PS256'
+        ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }
+        : key;
+    return `${input}.${sign(hash, Buffer.from(input), signer).toString('base64url')}`;
+  }
+
+  async function tokenWith(fields: Record<string, string>, path = '/oauth/token') {
+    const res = await fetch(`${keyed.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', audience: `${keyed.url}/api/v2/`, ...fields }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  const withAssertion = (jwt: string, path?: string) =>
+    tokenWith({ client_assertion_type: JWT_BEARER, client_assertion: jwt }, path);
+
+  const refused = (description: string) => ({
+    status: 401,
+    body: { error: 'invalid_client', error_description: description },
+  });
+
+  it.each(['RS256', 'RS384', 'PS256'])(
+    'issues a token for a %s assertion, which the interface accepts',
+    async (alg) => {
+      const answer = await withAssertion(assertion({}, { alg }));
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ token_type: 'Bearer', expires_in: 86400 });
+      const token = String(answer.body.access_token);
+      const [, payload] = token.split('.');
+      expect(decodePart(payload)).toMatchObject({ sub: `${keyed.admin.clientId}@clients` });
+      expect((await api(keyed, `/rate-limit-policies/${keyed.fixtures.policyIds[0]}`, { token })).status).toBe(200);
+    },
+  );
+
+  it('accepts the token URL with or without the final slash, at /oauth/token and /oauth/token/', async () => {
+    for (const [aud, path] of [
+      [`${keyed.url}/oauth/token/`, '/oauth/token'],
+      [`${keyed.url}/oauth/token`, '/oauth/token/'],
+      [[`${keyed.url}/oauth/token`, 'https://elsewhere.example/'], '/oauth/token'],
+      [`http://localhost:${keyed.port}/oauth/token`, '/oauth/token'],
+    ] as const) {
+      expect((await withAssertion(assertion({ aud }), path)).status, JSON.stringify(aud)).toBe(200);
+    }
+  });
+
+  it('records the assertion type, never the assertion', async () => {
+    await keyed.clearRequests();
+    const jwt = assertion();
+    await withAssertion(jwt);
+    const { requests } = await keyed.requests();
+    expect(requests.at(-1)?.token).toMatchObject({
+      client_assertion_type: JWT_BEARER,
+      grant_type: 'client_credentials',
+    });
+    expect(JSON.stringify(requests)).not.toContain(jwt.split('.')[2]);
+  });
+
+  it('refuses a replayed jti (remembered until its exp)', async () => {
+    const jwt = assertion({ jti: 'once' });
+    expect((await withAssertion(jwt)).status).toBe(200);
+    expect(await withAssertion(jwt)).toEqual(refused('The client_assertion jti has already been used'));
+    expect(await withAssertion(assertion({ jti: 'once' }))).toEqual(
+      refused('The client_assertion jti has already been used'),
+    );
+  });
+
+  it('refuses bad assertions the OAuth way: 401 invalid_client with a description', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const cases: Array<[string, string]> = [
+      [assertion({}, { key: otherKey.privateKey }), 'Invalid client_assertion signature'],
+      [assertion({ sub: 'someone-else' }), 'The client_assertion iss and sub claims must both be the client id'],
+      [assertion({ aud: `${keyed.url}/api/v2/` }), 'The client_assertion aud claim must be the token URL'],
+      [assertion({ aud: 'http://127.0.0.1:1/oauth/token' }), 'The client_assertion aud claim must be the token URL'],
+      [assertion({ exp: undefined }), 'The client_assertion has no exp claim'],
+      [assertion({ exp: now - 1 }), 'The client_assertion has expired'],
+      [assertion({ exp: now + 3600 }), 'The client_assertion exp claim is more than 300 seconds ahead'],
+      [assertion({ jti: undefined }), 'The client_assertion has no jti claim'],
+      [assertion({}, { alg: 'HS256' }), 'Unsupported client_assertion algorithm; use RS256, RS384, PS256'],
+      [
+        assertion({ iss: keyed.readOnly.clientId, sub: keyed.readOnly.clientId }),
+        'No public key is registered for this client',
+      ],
+      ['not-a-jwt', 'client_assertion is not a JWT'],
+    ];
+    for (const [jwt, description] of cases) expect(await withAssertion(jwt), description).toEqual(refused(description));
+    expect(await tokenWith({ client_assertion_type: 'urn:other', client_assertion: assertion() })).toEqual(
+      refused(`client_assertion_type must be ${JWT_BEARER}`),
+    );
+    expect(
+      await tokenWith({ client_assertion_type: JWT_BEARER, client_assertion: assertion(), client_id: 'other' }),
+    ).toEqual(refused('client_id does not match the client_assertion iss claim'));
+    expect(
+      await tokenWith({
+        client_assertion_type: JWT_BEARER,
+        client_assertion: assertion(),
+        client_secret: keyed.admin.clientSecret,
+      }),
+    ).toEqual({
+      status: 400,
+      body: {
+        error: 'invalid_request',
+        error_description: 'Use one client authentication method: a client secret or a client assertion',
+      },
+    });
+  });
+
+  it('registers a key for either client through the control API; reset keeps only the start keys', async () => {
+    const readOnly = () =>
+      withAssertion(
+        assertion({ iss: keyed.readOnly.clientId, sub: keyed.readOnly.clientId }, { key: otherKey.privateKey }),
+      );
+    expect((await readOnly()).status).toBe(401);
+    const register = (body: unknown) =>
+      fetch(`${keyed.url}/__emulator/client-keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const added = await register({ client: 'readOnly', publicKey: pem(otherKey.publicKey) });
+    expect(added.status).toBe(201);
+    expect(await added.json()).toEqual({ clientId: keyed.readOnly.clientId, keys: 1 });
+    const granted = await readOnly();
+    expect(granted.status).toBe(200);
+    expect(String(granted.body.scope).split(' ')).toEqual(keyed.readOnly.scopes);
+    const second = await register({ client: keyed.admin.clientId, publicKey: pem(otherKey.publicKey) });
+    expect(await second.json()).toEqual({ clientId: keyed.admin.clientId, keys: 2 });
+    expect(await keyed.registerClientKey('admin', pem(otherKey.publicKey))).toBe(3);
+    expect((await withAssertion(assertion({}, { key: otherKey.privateKey }))).status).toBe(200);
+
+    const privatePem = otherKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const refusedKeys: Array<[unknown, string]> = [
+      [
+        { client: 'admin', publicKey: privatePem },
+        'publicKey: this is a private key: register the public key (openssl rsa -in key.pem -pubout)',
+      ],
+      [{ client: 'admin', publicKey: 'garbage' }, 'publicKey: not a PEM public key'],
+      [
+        { client: 'nobody', publicKey: pem(otherKey.publicKey) },
+        'client must be "admin", "readOnly" or one of their client ids',
+      ],
+    ];
+    for (const [body, message] of refusedKeys) {
+      const answer = await register(body);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ error: 'bad_request', message });
+    }
+    await keyed.reset();
+    expect((await readOnly()).status).toBe(401);
+    expect((await withAssertion(assertion({}, { key: otherKey.privateKey }))).status).toBe(401);
+    expect((await withAssertion(assertion())).status).toBe(200);
+  });
+
+  it('refuses a short or non-RSA start key', async () => {
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey;
+    await expect(startTestEmulator({ adminPublicKeys: [pem(small)] })).rejects.toThrow(
+      'emulator option adminPublicKeys: the key has 1024 bits; at least 2048 are needed',
+    );
+    await expect(startTestEmulator({ adminPublicKeys: [pem(ec)] })).rejects.toThrow(
+      'emulator option adminPublicKeys: an RSA key is needed (RS256, RS384, PS256), not ec',
+    );
   });
 });

@@ -31,7 +31,10 @@ export interface TestEmulator extends RunningEmulator {
   clearFaults(): Promise<void>;
   /** Adds `ms` before every token and interface response. */
   setLatency(ms: number): Promise<void>;
-  /** Changes any running setting (latency, rate limit, fail rate, stream drops, stream limit, heartbeat, event rate). */
+  /**
+   * Changes any running setting (latency, rate limit, fail rate, page cap, stream drops, stream limit, heartbeat,
+   * event rate, retry, unknownUserDeleteStatus); bounds in src/emulator/limits.ts.
+   */
   updateSettings(changes: Partial<EmulatorSettings>): Promise<EmulatorSettings>;
   /** Closes every open event stream now: `end` (default) ends the response, `destroy` cuts the connection. Returns how many. */
   dropStreams(mode?: 'end' | 'destroy'): Promise<number>;
@@ -48,12 +51,28 @@ export interface TestEmulator extends RunningEmulator {
    * (`from=<before>` replays exactly these); `offsets` are theirs.
    */
   emit(type: EventType, count?: number, object?: unknown): Promise<{ before: string; offsets: string[] }>;
+  /**
+   * Appends live events with every option of the control API: `object` (sent as given), `previous_object` (for
+   * `.updated` types; default a copy of `object`), `test` (marks them test events: `svcpurpose: test`).
+   */
+  emitEvent(event: {
+    type: EventType;
+    count?: number;
+    object?: unknown;
+    previous_object?: unknown;
+    test?: boolean;
+  }): Promise<{ before: string; offsets: string[] }>;
   /** Recent requests (control API excluded; `authorization` never recorded) and counters. */
   requests(): Promise<{ requests: LoggedRequest[]; counters: RequestCounters }>;
   /** Forgets the recorded requests and zeroes the counters. */
   clearRequests(): Promise<void>;
   /** Reseeds the data, clears faults, requests and counters, restores the start settings, closes streams. */
   reset(): Promise<void>;
+  /**
+   * Registers an RSA public key (PEM) on a client, which may then authenticate at the token endpoint with a
+   * `client_assertion` signed by the private half. Returns how many keys the client holds. Reset forgets it.
+   */
+  registerClientKey(client: 'admin' | 'readOnly', publicKeyPem: string): Promise<number>;
   /** Fetches an access token for a client (admin by default) straight from the token endpoint. */
   token(client?: 'admin' | 'readOnly'): Promise<string>;
 }
@@ -110,6 +129,9 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
     emit(type, count = 1, object) {
       return control(url, 'POST', '/events', { type, count, object });
     },
+    emitEvent(event) {
+      return control(url, 'POST', '/events', event);
+    },
     requests() {
       return control(url, 'GET', '/requests');
     },
@@ -118,6 +140,9 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
     },
     async reset() {
       await control(url, 'POST', '/reset');
+    },
+    async registerClientKey(client, publicKeyPem) {
+      return (await control<{ keys: number }>(url, 'POST', '/client-keys', { client, publicKey: publicKeyPem })).keys;
     },
     async token(client = 'admin') {
       const c = client === 'admin' ? emu.admin : emu.readOnly;

@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process';
+import type { EmulatorOptions } from './options.js';
+import type { EmulatorFixtures } from './seed-data.js';
+import type { EmulatorClient } from './tokens.js';
+
+/** Options that cross the process boundary as JSON: no callbacks. */
+export type BackgroundOptions = Omit<EmulatorOptions, 'log' | 'now'>;
+
+/** What a background emulator reports once it listens. */
+export interface BackgroundEmulator {
+  pid: number;
+  url: string;
+  port: number;
+  admin: EmulatorClient;
+  readOnly: EmulatorClient;
+  env: { SVCADM_DOMAIN: string; SVCADM_CLIENT_ID: string; SVCADM_CLIENT_SECRET: string };
+  fixtures: EmulatorFixtures;
+}
+
+type StartedInfo = Omit<BackgroundEmulator, 'pid'>;
+
+/** From the child over IPC: ready, or why it could not start (`code` of a system error, `usage` for a bad option). */
+type ChildMessage = { ready: StartedInfo } | { failed: { message: string; code: string | undefined; usage: boolean } };
+
+/** Why the background emulator did not start. */
+export class BackgroundStartError extends Error {
+  constructor(
+    message: string,
+    /** The system error code (`EADDRINUSE`, …) when there is one. */
+    readonly code?: string,
+    /** True when an option was refused. */
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
+
+/** How long a child may take to report before it counts as failed (a guard, not a wait for readiness). */
+const READY_TIMEOUT_MS = 30_000;
+
+/**
+ * The child's program: load the emulator module named by its first argument and serve. An import failure is
+ * reported over IPC too, so the parent can say why instead of only "it exited".
+ */
+const CHILD_PROGRAM = `
+const report = (message) => process.send ? process.send({ failed: { message, code: undefined, usage: false } }, () => process.exit(1)) : process.exit(1);
+import(process.argv[1]).then((m) => m.serveAsBackgroundChild(), (err) => report(String(err && err.message || err)));
+`;
+
+/**
+ * Starts an emulator in a detached process (its own session: Ctrl-C in the terminal does not reach it) with no
+ * stdio of its own, so a command substitution around the caller ends as soon as the caller does. Resolves when the
+ * child listens, after which nothing ties the two processes together.
+ *
+ * @param moduleUrl the URL of the module exporting `serveAsBackgroundChild` (the emulator's entry)
+ */
+export function launchInBackground(
+  moduleUrl: string,
+  options: BackgroundOptions,
+  { env, signal }: { env: NodeJS.ProcessEnv; signal?: AbortSignal | undefined },
+): Promise<BackgroundEmulator> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD_PROGRAM, moduleUrl], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    env,
+  });
+  return new Promise<BackgroundEmulator>((resolve, reject) => {
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      child.removeAllListeners();
+      if (child.connected) child.disconnect();
+      child.unref();
+      outcome();
+    };
+    const failWith = (error: BackgroundStartError, kill: boolean) =>
+      finish(() => {
+        if (kill) child.kill('SIGTERM');
+        reject(error);
+      });
+    const onAbort = () => failWith(new BackgroundStartError('interrupted while the emulator was starting'), true);
+    const timer = setTimeout(
+      () =>
+        failWith(
+          new BackgroundStartError(`the emulator did not report ready within ${READY_TIMEOUT_MS / 1000}s`),
+          true,
+        ),
+      READY_TIMEOUT_MS,
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (err) => failWith(new BackgroundStartError(`cannot start the emulator: ${err.message}`), false));
+    // 'close', not 'exit': it comes after the IPC channel has delivered everything the child sent.
+    child.on('close', (code, signalName) =>
+      failWith(
+        new BackgroundStartError(`the emulator exited (${signalName ?? `code ${code}`}) before it was ready`),
+        false,
+      ),
+    );
+    child.on('message', (raw: unknown) => {
+      const message = raw as ChildMessage;
+      if ('ready' in message) {
+        const pid = child.pid;
+        if (pid === undefined) return failWith(new BackgroundStartError('the emulator has no process id'), true);
+        finish(() => resolve({ pid, ...message.ready }));
+      } else if ('failed' in message) {
+        const { message: text, code, usage } = message.failed;
+        failWith(new BackgroundStartError(text, code, usage), false);
+      }
+    });
+    if (signal?.aborted) onAbort();
+    else child.send({ start: options });
+  });
+}
+
+/** Whether a start failure is about an option (RangeError from the checks) or the address. */
+function describeFailure(err: unknown): { message: string; code: string | undefined; usage: boolean } {
+  const code = (err as NodeJS.ErrnoException).code;
+  return {
+    message: err instanceof Error ? err.message : String(err),
+    code: typeof code === 'string' ? code : undefined,
+    usage: err instanceof RangeError,
+  };
+}
+
+/**
+ * The child's side: waits for its options over IPC, starts the emulator, reports, lets go of the IPC channel and
+ * serves until SIGTERM, SIGINT or SIGHUP. If the parent goes away before the child is ready, the child ends too.
+ */
+export function serveAsChild(
+  start: (options: BackgroundOptions) => Promise<StartedInfo & { close(): Promise<void> }>,
+): void {
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('serveAsBackgroundChild runs only in a process started by launchInBackground');
+  let ready = false;
+  process.on('disconnect', () => {
+    if (!ready) process.exit(1);
+  });
+  process.once('message', (raw: unknown) => {
+    const options = (raw as { start: BackgroundOptions }).start;
+    start(options).then(
+      (emulator) => {
+        ready = true;
+        // What `ps` shows instead of the loader program.
+        process.title = `svcadm emulator ${emulator.url}`;
+        const stop = () => void emulator.close().then(() => process.exit(0));
+        for (const name of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(name, stop);
+        const { url, port, admin, readOnly, env, fixtures } = emulator;
+        send({ ready: { url, port, admin, readOnly, env, fixtures } } satisfies ChildMessage, () =>
+          process.disconnect(),
+        );
+      },
+      (err: unknown) => send({ failed: describeFailure(err) } satisfies ChildMessage, () => process.exit(1)),
+    );
+  });
+}

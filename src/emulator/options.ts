@@ -1,0 +1,79 @@
+import type { KeyObject } from 'node:crypto';
+import { parsePublicKey } from './client-assertion.js';
+import {
+  isUnknownUserDeleteStatus,
+  LIMIT_NAMES,
+  LIMITS,
+  type LimitName,
+  limitViolation,
+  UNKNOWN_USER_DELETE,
+  type UnknownUserDeleteStatus,
+} from './limits.js';
+
+/** Every limit of `limits.ts` is an option of the same name (see the table for bounds, defaults and meaning). */
+export type LimitOptions = { [K in LimitName]?: number };
+
+export interface EmulatorOptions extends LimitOptions {
+  /** Address to bind; default `127.0.0.1`. */
+  host?: string;
+  /** Secret of the admin client; default derived from the seed (the same seed gives the same secret). */
+  clientSecret?: string;
+  /** PEM public keys (RSA, 2048 bits or more) of the admin client, for `private_key_jwt` authentication. */
+  adminPublicKeys?: string[];
+  /** What deleting an e-mail with no user answers; default 204, as the real service. */
+  unknownUserDeleteStatus?: UnknownUserDeleteStatus;
+  /** Mounts the control API under `/__emulator/`; default false. */
+  control?: boolean;
+  /** Receives one line per request. */
+  log?: (line: string) => void;
+  /** The clock (milliseconds since the epoch); default `Date.now`. For tests of expiry. */
+  now?: () => number;
+}
+
+export type ResolvedOptions = { [K in LimitName]: number } & {
+  host: string;
+  clientSecret: string | undefined;
+  adminPublicKeys: KeyObject[];
+  unknownUserDeleteStatus: UnknownUserDeleteStatus;
+  control: boolean;
+};
+
+/** Why a chosen client secret is refused: it must be 1 to 1024 visible ASCII characters (it travels in forms and shell variables). */
+export function clientSecretViolation(secret: string): string | undefined {
+  if (secret.length === 0 || secret.length > 1024) return 'must be 1 to 1024 characters';
+  if (!/^[\x21-\x7e]+$/.test(secret)) return 'must be visible ASCII characters (no spaces or control characters)';
+  return undefined;
+}
+
+/** Fills in defaults and checks every option; a bad one is a RangeError naming it. */
+export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
+  const limits = {} as { [K in LimitName]: number };
+  for (const name of LIMIT_NAMES) {
+    const limit = LIMITS[name];
+    const value = o[name] ?? limit.default;
+    const violation = limitViolation(limit, value);
+    if (violation !== undefined) throw new RangeError(`emulator option ${name} ${violation}`);
+    limits[name] = value;
+  }
+  const unknownUserDeleteStatus = o.unknownUserDeleteStatus ?? UNKNOWN_USER_DELETE.default;
+  if (!isUnknownUserDeleteStatus(unknownUserDeleteStatus)) {
+    throw new RangeError('emulator option unknownUserDeleteStatus must be 204 or 404');
+  }
+  if (o.clientSecret !== undefined) {
+    const violation = clientSecretViolation(o.clientSecret);
+    if (violation !== undefined) throw new RangeError(`emulator option clientSecret ${violation}`);
+  }
+  const adminPublicKeys = (o.adminPublicKeys ?? []).map((pem) => {
+    const key = parsePublicKey(pem);
+    if (typeof key === 'string') throw new RangeError(`emulator option adminPublicKeys: ${key}`);
+    return key;
+  });
+  return {
+    ...limits,
+    clientSecret: o.clientSecret,
+    adminPublicKeys,
+    unknownUserDeleteStatus,
+    host: o.host ?? '127.0.0.1',
+    control: o.control ?? false,
+  };
+}
