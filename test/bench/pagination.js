@@ -51,7 +51,15 @@ function envFor(emu) {
 /** Whole processes, alternating, medians: the concurrent default against `--concurrency 1`. */
 async function concurrentVsSequential(startEmulator, pairs) {
   // rateLimit 0: this measures concurrency, not the tenant's budget (a drained bucket would make it sequential).
-  const emu = await startEmulator({ port: 0, permissions: 5000, latencyMs: 20, rateLimit: 0, eventRate: 0 });
+  // pageCap 100 (a private-cloud tenant): the same 50 pages as the figures measured before the cap existed.
+  const emu = await startEmulator({
+    port: 0,
+    permissions: 5000,
+    latencyMs: 20,
+    rateLimit: 0,
+    eventRate: 0,
+    pageCap: 100,
+  });
   try {
     const env = envFor(emu);
     const args = ['users', 'permissions', emu.fixtures.bulkUserId, '--all', '-o', 'ndjson'];
@@ -76,7 +84,7 @@ async function concurrentVsSequential(startEmulator, pairs) {
 }
 
 async function peakMemory(startEmulator) {
-  const emu = await startEmulator({ port: 0, permissions: 50_000, rateLimit: 0, eventRate: 0 });
+  const emu = await startEmulator({ port: 0, permissions: 50_000, rateLimit: 0, eventRate: 0, pageCap: 100 });
   try {
     const env = envFor(emu);
     const r = await runSvcadm(['users', 'permissions', emu.fixtures.bulkUserId, '--all', '-o', 'ndjson'], env);
