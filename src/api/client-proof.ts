@@ -39,7 +39,7 @@ export function clientProof(
     traceText: `client_assertion=[signed ${credential.algorithm} with ${credential.keyFile}]`,
     async fields() {
       // jose loads only here: most runs use a secret or a cached token.
-      const { SignJWT } = await import('jose');
+      const { SignJWT } = await import('jose/jwt/sign');
       let key: ReturnType<typeof createPrivateKey>;
       try {
         key = createPrivateKey(pem);
