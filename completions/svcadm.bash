@@ -4,7 +4,7 @@
 # Sets _svcadm_r to the subcommands of the command path $1, as name:description.
 _svcadm_commands() {
   case "$1" in
-    '') _svcadm_r=('profiles:saved tenants and client credentials' 'auth:access tokens for the active credentials' 'policies:rate limit policies' 'events:the tenant event stream' 'provisionings:directory provisioning configurations' 'users:users of the tenant' 'connections:connections of the tenant' 'emulator:run a local tenant that speaks the interface (seeded data, fault injection)' 'completion:print the shell completion script for bash, zsh or fish' 'help:show help for a command') ;;
+    '') _svcadm_r=('profiles:saved tenants and client credentials' 'auth:access tokens for the active credentials' 'policies:rate limit policies' 'events:the tenant event stream' 'provisionings:directory provisioning configurations' 'users:users of the tenant' 'connections:connections of the tenant' 'emulator:run a local tenant that speaks the interface (seeded data, fault injection)' 'completion:print the shell completion script for bash, zsh or fish' 'commands:list every command; with --json, every argument, option, exit code and example' 'help:show help for a command') ;;
     'profiles') _svcadm_r=('add:save a profile (verified by requesting a token unless --no-verify)' 'list:list saved profiles' 'use:make a profile the current one' 'show:show a profile (the current one by default); the secret is never shown' 'remove:delete a saved profile and its secret' 'help:show help for a command') ;;
     'auth') _svcadm_r=('token:print an access token, alone on stdout' 'status:show the tenant, client, token expiry and granted scopes' 'help:show help for a command') ;;
     'policies') _svcadm_r=('get:show one rate limit policy (GET /rate-limit-policies/{id}, Early Access)' 'help:show help for a command') ;;
@@ -78,14 +78,14 @@ _svcadm_value() {
   esac
 }
 
-# Sets _svcadm_k (and _svcadm_r) to what the first argument of the command path $1 takes.
+# Sets _svcadm_k (and _svcadm_r) to what argument number $2 (from 0) of the command path $1 takes.
 _svcadm_argument() {
   _svcadm_r=()
-  case "$1" in
-    'profiles use') _svcadm_k=profiles ;;
-    'profiles show') _svcadm_k=profiles ;;
-    'profiles remove') _svcadm_k=profiles ;;
-    'completion') _svcadm_k=choices; _svcadm_r=('bash' 'zsh' 'fish') ;;
+  case "$1|$2" in
+    'profiles use|0') _svcadm_k=profiles ;;
+    'profiles show|0') _svcadm_k=profiles ;;
+    'profiles remove|0') _svcadm_k=profiles ;;
+    'completion|0') _svcadm_k=choices; _svcadm_r=('bash' 'zsh' 'fish') ;;
     *) _svcadm_k=any ;;
   esac
 }
@@ -180,8 +180,8 @@ _svcadm() {
   else
     _svcadm_commands "$cmdpath"
     if [[ ${#_svcadm_r[@]} == 0 ]]; then
-      [[ $npos == 0 && $help == 0 ]] || return
-      _svcadm_argument "$cmdpath"
+      [[ $help == 0 ]] || return
+      _svcadm_argument "$cmdpath" "$npos"
       _svcadm_reply_values "$cur" ''
       return
     fi

@@ -44,6 +44,12 @@ function __svcadm_at -a want
     test "$s[1]" = 0 -a "$s[2]" = 0 -a "$s[3]" = "$want"
 end
 
+# At this command, where its positional argument number n (from 0) goes.
+function __svcadm_arg -a want n
+    set -l s (string split -m 2 ' ' -- (__svcadm_state))
+    test "$s[1]" = 0 -a "$s[2]" = "$n" -a "$s[3]" = "$want"
+end
+
 # After `help` and this command path: a subcommand's name goes here.
 function __svcadm_help_at -a want
     set -l s (string split -m 2 ' ' -- (__svcadm_state))
@@ -73,7 +79,7 @@ end
 function __svcadm_commands -a cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'emulator' 'completion' 'commands' 'help'
         case 'profiles'
             printf '%s\n' 'add' 'list' 'use' 'show' 'remove' 'help'
         case 'auth'
@@ -134,6 +140,8 @@ complete -c svcadm -n '__svcadm_at ""' -a 'emulator' -d 'run a local tenant that
 complete -c svcadm -n '__svcadm_help_at ""' -a 'emulator' -d 'run a local tenant that speaks the interface (seeded data, fault injection)'
 complete -c svcadm -n '__svcadm_at ""' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c svcadm -n '__svcadm_at ""' -a 'commands' -d 'list every command; with --json, every argument, option, exit code and example'
+complete -c svcadm -n '__svcadm_help_at ""' -a 'commands' -d 'list every command; with --json, every argument, option, exit code and example'
 complete -c svcadm -n '__svcadm_at ""' -a help -d 'show help for a command'
 complete -c svcadm -n '__svcadm_at "profiles"' -a 'add' -d 'save a profile (verified by requesting a token unless --no-verify)'
 complete -c svcadm -n '__svcadm_help_at "profiles"' -a 'add' -d 'save a profile (verified by requesting a token unless --no-verify)'
@@ -149,9 +157,9 @@ complete -c svcadm -n '__svcadm_at "profiles"' -a help -d 'show help for a comma
 complete -c svcadm -n '__svcadm_in "profiles add"' -l client-secret-stdin -d 'read the client secret from standard input'
 complete -c svcadm -n '__svcadm_in "profiles add"' -l no-verify -d 'save without requesting a token'
 complete -c svcadm -n '__svcadm_in "profiles add"' -l use -d 'make it the current profile'
-complete -c svcadm -n '__svcadm_at "profiles use"' -a '(__svcadm_profiles)'
-complete -c svcadm -n '__svcadm_at "profiles show"' -a '(__svcadm_profiles)'
-complete -c svcadm -n '__svcadm_at "profiles remove"' -a '(__svcadm_profiles)'
+complete -c svcadm -n '__svcadm_arg "profiles use" 0' -a '(__svcadm_profiles)'
+complete -c svcadm -n '__svcadm_arg "profiles show" 0' -a '(__svcadm_profiles)'
+complete -c svcadm -n '__svcadm_arg "profiles remove" 0' -a '(__svcadm_profiles)'
 complete -c svcadm -n '__svcadm_at "auth"' -a 'token' -d 'print an access token, alone on stdout'
 complete -c svcadm -n '__svcadm_help_at "auth"' -a 'token' -d 'print an access token, alone on stdout'
 complete -c svcadm -n '__svcadm_at "auth"' -a 'status' -d 'show the tenant, client, token expiry and granted scopes'
@@ -208,4 +216,4 @@ complete -c svcadm -n '__svcadm_in "emulator"' -l max-streams -x -d 'concurrent 
 complete -c svcadm -n '__svcadm_in "emulator"' -l heartbeat -x -d 'interval of stream heartbeats (default 15s)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l control -d 'enable the control API under /__emulator/ (fault injection for tests)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l log-requests -d 'print one line per request on stderr'
-complete -c svcadm -n '__svcadm_at "completion"' -a 'bash zsh fish'
+complete -c svcadm -n '__svcadm_arg "completion" 0' -a 'bash zsh fish'

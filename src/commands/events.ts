@@ -119,10 +119,6 @@ function typeList(): string {
   return [...lines, line].join('\n');
 }
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 export function registerEventsCommands(program: SvcadmCommand, host: Host): void {
   const events = program.command('events').description('the tenant event stream');
   events
@@ -130,7 +126,7 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
     .description('follow the event stream (GET /events, Server-Sent Events)')
     .addOption(
       option('--type <type>', 'only these event types (repeatable, or a comma list)')
-        .argParser(collect)
+        .repeated()
         .completes({ kind: 'list', values: EVENT_TYPES }),
     )
     .option('--from <cursor>', 'resume after this cursor (an offset from a previous run)')
