@@ -4,7 +4,7 @@
 # Sets _svcadm_r to the subcommands of the command path $1, as name:description.
 _svcadm_commands() {
   case "$1" in
-    '') _svcadm_r=('profiles:saved tenants and client credentials' 'auth:access tokens for the active credentials' 'policies:rate limit policies' 'events:the tenant event stream' 'provisionings:directory provisioning configurations' 'users:users of the tenant' 'connections:connections of the tenant' 'emulator:run a local tenant that speaks the interface (seeded data, fault injection)' 'completion:print the shell completion script for bash, zsh or fish' 'commands:list every command; with --json, every argument, option, exit code and example' 'help:show help for a command') ;;
+    '') _svcadm_r=('profiles:saved tenants and client credentials' 'auth:access tokens for the active credentials' 'policies:rate limit policies' 'events:the tenant event stream' 'provisionings:directory provisioning configurations' 'users:users of the tenant' 'connections:connections of the tenant' 'api:call any path of the interface (relative to /api/v2) with the active credentials' 'emulator:run a local tenant that speaks the interface (seeded data, fault injection)' 'completion:print the shell completion script for bash, zsh or fish' 'commands:list every command; with --json, every argument, option, exit code and example' 'help:show help for a command') ;;
     'profiles') _svcadm_r=('add:save a profile (verified by requesting a token unless --no-verify)' 'list:list saved profiles' 'use:make a profile the current one' 'show:show a profile (the current one by default); the secret is never shown' 'remove:delete a saved profile and its secret' 'help:show help for a command') ;;
     'auth') _svcadm_r=('token:print an access token, alone on stdout' 'status:show the tenant, client, token expiry and granted scopes' 'help:show help for a command') ;;
     'policies') _svcadm_r=('get:show one rate limit policy (GET /rate-limit-policies/{id}, Early Access)' 'help:show help for a command') ;;
@@ -25,6 +25,7 @@ _svcadm_options() {
     'provisionings list') _svcadm_r=('--from:start at this checkpoint (the `next` of a previous page)' '--take:results per page, 1 to 100 (service default 50; --all uses 100)' '--all:follow every page and print every configuration once (not with --from)') ;;
     'users permissions') _svcadm_r=('--page:page index, 0 or more (first page is 0)' '--per-page:results per page, 1 to 100 (--all uses 100)' '--include-totals:return the page inside an object with the total count (json)' '--all:fetch every page and print every permission once, in order (not with --page)' '--concurrency:pages fetched at once with --all, 1 to 16 (default 4; fewer while the rate limit runs low)') ;;
     'connections delete-user') _svcadm_r=('--email:e-mail of the user to delete (required; at most 254 characters)' '-y:do not ask for confirmation (required off a terminal)' '--yes:do not ask for confirmation (required off a terminal)' '--if-exists:succeed with "no change" when the user does not exist' '--correlation-id:X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first 64 characters)') ;;
+    'api') _svcadm_r=('-X:GET, POST, PUT, PATCH, DELETE (default: GET, or POST with fields or --input unless --paginate)' '--method:GET, POST, PUT, PATCH, DELETE (default: GET, or POST with fields or --input unless --paginate)' '-f:a string field: a query parameter for GET and DELETE, else in the JSON body' '--raw-field:a string field: a query parameter for GET and DELETE, else in the JSON body' '-F:a typed field: true, false, null and numbers as JSON, @file (@- stdin) read' '--field:a typed field: true, false, null and numbers as JSON, @file (@- stdin) read' '--input:send this file (- for stdin) as the body, as it is; fields then go to the query' '-H:add a header '\''Name: value'\'' (not Authorization)' '--header:add a header '\''Name: value'\'' (not Authorization)' '--paginate:follow every page of a GET list (checkpoint or offset) and print every item' '--correlation-id:X-Correlation-ID of a write (default: a new UUID, printed on stderr)' '-y:do not ask before a write on a terminal' '--yes:do not ask before a write on a terminal') ;;
     'emulator') _svcadm_r=('--port:port to listen on; 0 picks a free one (default 4010)' '--host:address to bind (default 127.0.0.1)' '--seed:seed of all generated data (default 1)' '--users:ordinary users (default 50)' '--permissions:permissions of the bulk user (default 1200)' '--provisionings:directory provisioning configurations (default 260)' '--events:events in the history, at least 25 (default 500)' '--event-rate:live events per second; 0 = none (default 2)' '--latency:added to every response: 250 (ms), 1s, … (default 0)' '--rate-limit:requests per second before 429; 0 = unlimited (default 100)' '--fail-rate:share of interface requests answered 503, 0 to 1 (default 0)' '--drop-streams-after:close each event stream after n events; 0 = never (default 0)' '--stream-lifetime:close each event stream after this long; 0 = never (default 5m)' '--max-streams:concurrent event streams before 403 (default 4)' '--heartbeat:interval of stream heartbeats (default 15s)' '--control:enable the control API under /__emulator/ (fault injection for tests)' '--log-requests:print one line per request on stderr') ;;
     *) _svcadm_r=() ;;
   esac
@@ -49,6 +50,12 @@ _svcadm_value() {
     'users permissions|--concurrency') _svcadm_k=any ;;
     'connections delete-user|--email') _svcadm_k=any ;;
     'connections delete-user|--correlation-id') _svcadm_k=any ;;
+    'api|-X'|'api|--method') _svcadm_k=choices; _svcadm_r=('GET' 'POST' 'PUT' 'PATCH' 'DELETE') ;;
+    'api|-f'|'api|--raw-field') _svcadm_k=any ;;
+    'api|-F'|'api|--field') _svcadm_k=any ;;
+    'api|--input') _svcadm_k=file ;;
+    'api|-H'|'api|--header') _svcadm_k=any ;;
+    'api|--correlation-id') _svcadm_k=any ;;
     'emulator|--port') _svcadm_k=any ;;
     'emulator|--host') _svcadm_k=any ;;
     'emulator|--seed') _svcadm_k=any ;;
@@ -85,6 +92,8 @@ _svcadm_argument() {
     'profiles use|0') _svcadm_k=profiles ;;
     'profiles show|0') _svcadm_k=profiles ;;
     'profiles remove|0') _svcadm_k=profiles ;;
+    'api|0') _svcadm_k=choices; _svcadm_r=('GET' 'POST' 'PUT' 'PATCH' 'DELETE' '/rate-limit-policies/{id}' '/connections-directory-provisionings' '/users/{id}/permissions' '/connections/{id}/users') ;;
+    'api|1') _svcadm_k=choices; _svcadm_r=('/rate-limit-policies/{id}' '/connections-directory-provisionings' '/users/{id}/permissions' '/connections/{id}/users') ;;
     'completion|0') _svcadm_k=choices; _svcadm_r=('bash' 'zsh' 'fish') ;;
     *) _svcadm_k=any ;;
   esac

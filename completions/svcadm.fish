@@ -79,7 +79,7 @@ end
 function __svcadm_commands -a cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'emulator' 'completion' 'commands' 'help'
+            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'api' 'emulator' 'completion' 'commands' 'help'
         case 'profiles'
             printf '%s\n' 'add' 'list' 'use' 'show' 'remove' 'help'
         case 'auth'
@@ -99,7 +99,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
+        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -136,6 +136,8 @@ complete -c svcadm -n '__svcadm_at ""' -a 'users' -d 'users of the tenant'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'users' -d 'users of the tenant'
 complete -c svcadm -n '__svcadm_at ""' -a 'connections' -d 'connections of the tenant'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'connections' -d 'connections of the tenant'
+complete -c svcadm -n '__svcadm_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
+complete -c svcadm -n '__svcadm_help_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
 complete -c svcadm -n '__svcadm_at ""' -a 'emulator' -d 'run a local tenant that speaks the interface (seeded data, fault injection)'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'emulator' -d 'run a local tenant that speaks the interface (seeded data, fault injection)'
 complete -c svcadm -n '__svcadm_at ""' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
@@ -199,6 +201,16 @@ complete -c svcadm -n '__svcadm_in "connections delete-user"' -l email -x -d 'e-
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -s y -l yes -d 'do not ask for confirmation (required off a terminal)'
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l if-exists -d 'succeed with "no change" when the user does not exist'
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l correlation-id -x -d 'X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first 64 characters)'
+complete -c svcadm -n '__svcadm_in "api"' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET, POST, PUT, PATCH, DELETE (default: GET, or POST with fields or --input unless --paginate)'
+complete -c svcadm -n '__svcadm_in "api"' -s f -l raw-field -x -d 'a string field: a query parameter for GET and DELETE, else in the JSON body'
+complete -c svcadm -n '__svcadm_in "api"' -s F -l field -x -d 'a typed field: true, false, null and numbers as JSON, @file (@- stdin) read'
+complete -c svcadm -n '__svcadm_in "api"' -l input -r -F -d 'send this file (- for stdin) as the body, as it is; fields then go to the query'
+complete -c svcadm -n '__svcadm_in "api"' -s H -l header -x -d 'add a header \'Name: value\' (not Authorization)'
+complete -c svcadm -n '__svcadm_in "api"' -l paginate -d 'follow every page of a GET list (checkpoint or offset) and print every item'
+complete -c svcadm -n '__svcadm_in "api"' -l correlation-id -x -d 'X-Correlation-ID of a write (default: a new UUID, printed on stderr)'
+complete -c svcadm -n '__svcadm_in "api"' -s y -l yes -d 'do not ask before a write on a terminal'
+complete -c svcadm -n '__svcadm_arg "api" 0' -a 'GET POST PUT PATCH DELETE /rate-limit-policies/{id} /connections-directory-provisionings /users/{id}/permissions /connections/{id}/users'
+complete -c svcadm -n '__svcadm_arg "api" 1' -a '/rate-limit-policies/{id} /connections-directory-provisionings /users/{id}/permissions /connections/{id}/users'
 complete -c svcadm -n '__svcadm_in "emulator"' -l port -x -d 'port to listen on; 0 picks a free one (default 4010)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l host -x -d 'address to bind (default 127.0.0.1)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l seed -x -d 'seed of all generated data (default 1)'

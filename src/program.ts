@@ -1,5 +1,6 @@
 import { option, SvcadmCommand } from './cli/command.js';
 import { Host } from './cli/host.js';
+import { registerApiCommand } from './commands/api.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerCommandsCommand } from './commands/commands.js';
 import { registerCompletionCommands } from './commands/completion.js';
@@ -108,6 +109,7 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
   registerProvisioningsCommands(program, host);
   registerUsersCommands(program, host);
   registerConnectionsCommands(program, host);
+  registerApiCommand(program, host);
   registerEmulatorCommand(program, host);
   registerCompletionCommands(program, host);
   registerCommandsCommand(program, host);

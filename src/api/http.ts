@@ -7,8 +7,11 @@ import { classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
 export type { RetryPolicy } from './retry.js';
 
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: HttpMethod;
   url: URL;
   headers?: Record<string, string>;
   body?: string;
@@ -245,7 +248,8 @@ function timeoutFailure(url: URL, ms: number): TransportFailure {
   return new TransportFailure(`no answer from ${url.host} within ${ms / 1000}s`, 'TIMEOUT');
 }
 
-function checkPayloadSize(req: HttpRequest): void {
+/** The service takes at most 1 MB (URL and body): a larger request is a usage error, before anything is sent. */
+export function checkPayloadSize(req: Pick<HttpRequest, 'url' | 'body'>): void {
   const size = Buffer.byteLength(req.url.href) + Buffer.byteLength(req.body ?? '');
   if (size > MAX_PAYLOAD_BYTES) {
     throw new UsageError(`the request would be ${size} bytes; the service accepts at most 1 MB`);

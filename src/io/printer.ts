@@ -120,6 +120,11 @@ export class Printer {
     await this.#io.write(this.#formatChosen && this.#format !== 'table' ? jsonLine(value) : text);
   }
 
+  /** An answer with nothing to show (a 204): nothing on stdout in any format, `text` on stderr in the table view. */
+  empty(text: string): void {
+    if (this.#format === 'table') this.#io.notice(text);
+  }
+
   /**
    * Reference text for people (`svcadm commands`), or its value when a script asked for JSON (`-o json`, `--json`):
    * like a banner, it is text by default even off a terminal.
