@@ -21,7 +21,7 @@ _svcadm_options() {
   case "$1" in
     '') _svcadm_r=('-V:print the version' '--version:print the version') ;;
     'profiles add') _svcadm_r=('--client-secret-stdin:read the client secret from standard input' '--no-verify:save without requesting a token' '--use:make it the current profile') ;;
-    'events tail') _svcadm_r=('--type:only these event types (repeatable, or a comma list)' '--from:resume after this cursor (an offset from a previous run)' '--since:start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)' '--max-events:stop after n events' '--duration:stop after this long (e.g. 30s, 5m)' '--cursor-file:start from the cursor saved here; keep it current as the stream advances' '--max-reconnects:give up after n reconnects in a row without progress (default: never)') ;;
+    'events tail') _svcadm_r=('--type:only these event types (repeatable, or a comma list)' '--from:resume after this cursor (an offset from a previous run)' '--since:start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)' '--max-events:stop after n events' '--duration:stop after this long (e.g. 30s, 5m)' '--cursor-file:start from the cursor saved here; keep it current as the stream advances' '--max-reconnects:give up after n reconnects in a row without progress (default: never)' '--forward-to:POST each event to this app (https, or http on loopback); 2xx acknowledges it' '--forward-secret:sign forwarded events with this secret (default: a new one, printed)') ;;
     'provisionings list') _svcadm_r=('--from:start at this checkpoint (the `next` of a previous page)' '--take:results per page, 1 to 100 (service default 50; --all uses 100)' '--all:follow every page and print every configuration once (not with --from)') ;;
     'users permissions') _svcadm_r=('--page:page index, 0 or more (first page is 0)' '--per-page:results per page, 1 to 100 (--all uses 100)' '--include-totals:return the page inside an object with the total count (json)' '--all:fetch every page and print every permission once, in order (not with --page)' '--concurrency:pages fetched at once with --all, 1 to 16 (default 4; fewer while the rate limit runs low)') ;;
     'connections delete-user') _svcadm_r=('--email:e-mail of the user to delete (required; at most 254 characters)' '-y:do not ask for confirmation (required off a terminal)' '--yes:do not ask for confirmation (required off a terminal)' '--if-exists:succeed with "no change" when the user does not exist' '--correlation-id:X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first 64 characters)') ;;
@@ -43,6 +43,8 @@ _svcadm_value() {
     'events tail|--duration') _svcadm_k=any ;;
     'events tail|--cursor-file') _svcadm_k=file ;;
     'events tail|--max-reconnects') _svcadm_k=any ;;
+    'events tail|--forward-to') _svcadm_k=any ;;
+    'events tail|--forward-secret') _svcadm_k=any ;;
     'provisionings list|--from') _svcadm_k=any ;;
     'provisionings list|--take') _svcadm_k=any ;;
     'users permissions|--page') _svcadm_k=any ;;

@@ -99,7 +99,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
+        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -180,6 +180,8 @@ complete -c svcadm -n '__svcadm_in "events tail"' -l max-events -x -d 'stop afte
 complete -c svcadm -n '__svcadm_in "events tail"' -l duration -x -d 'stop after this long (e.g. 30s, 5m)'
 complete -c svcadm -n '__svcadm_in "events tail"' -l cursor-file -r -F -d 'start from the cursor saved here; keep it current as the stream advances'
 complete -c svcadm -n '__svcadm_in "events tail"' -l max-reconnects -x -d 'give up after n reconnects in a row without progress (default: never)'
+complete -c svcadm -n '__svcadm_in "events tail"' -l forward-to -x -d 'POST each event to this app (https, or http on loopback); 2xx acknowledges it'
+complete -c svcadm -n '__svcadm_in "events tail"' -l forward-secret -x -d 'sign forwarded events with this secret (default: a new one, printed)'
 complete -c svcadm -n '__svcadm_at "provisionings"' -a 'list' -d 'list directory provisioning configurations (GET /connections-directory-provisionings)'
 complete -c svcadm -n '__svcadm_help_at "provisionings"' -a 'list' -d 'list directory provisioning configurations (GET /connections-directory-provisionings)'
 complete -c svcadm -n '__svcadm_at "provisionings"' -a help -d 'show help for a command'

@@ -93,7 +93,9 @@ export type ErrorReason =
   | 'timeout'
   | 'too_many_streams'
   | 'cursor_expired'
-  | 'invalid_cursor';
+  | 'invalid_cursor'
+  /** The app at `events tail --forward-to` did not acknowledge an event within the retries. */
+  | 'forward_failed';
 
 export interface ErrorDetails {
   hint?: string | undefined;

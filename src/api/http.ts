@@ -18,6 +18,17 @@ export interface HttpRequest {
   retry: RetryPolicy;
   /** What --debug shows of the body; bodies are never traced as they are (they may hold secrets). */
   traceBody?: string;
+  /** Headers made afresh for each attempt, over `headers` (a signature that carries the attempt's time). */
+  attemptHeaders?: () => Record<string, string>;
+  /** Told before each wait for a retry, for a command that shows its attempts. */
+  onRetry?: (retry: { retry: number; waitMs: number; reason: string }) => void;
+  /** A larger answer is a failure; default 256 MB. */
+  maxResponseBytes?: number;
+  /**
+   * Only the status counts (an app acknowledging an event): the answer is taken when its head arrives; the body is
+   * drained and dropped, and one longer than `maxResponseBytes` closes the connection.
+   */
+  statusOnly?: boolean;
 }
 
 export interface HttpResponse {
@@ -135,7 +146,8 @@ export class HttpClient {
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
       try {
-        response = { ...(await this.#exchange(req)), retries: attempt };
+        const attemptReq = req.attemptHeaders ? { ...req, headers: { ...req.headers, ...req.attemptHeaders() } } : req;
+        response = { ...(await this.#exchange(attemptReq)), retries: attempt };
         this.#traceExchange(req, response, started);
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw err;
@@ -150,6 +162,7 @@ export class HttpClient {
       }
       const wait = retryWaitMs(attempt, verdict.askedMs, this.#settings.random);
       this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
+      req.onRetry?.({ retry: attempt + 1, waitMs: wait, reason: verdict.reason });
       await this.sleep(wait);
     }
   }
@@ -194,7 +207,12 @@ export class HttpClient {
   #exchange(req: HttpRequest): Promise<Omit<HttpResponse, 'retries'>> {
     return new Promise((resolve, reject) => {
       const request = this.#start(req, undefined, reject, (res) => {
-        readBody(res).then(
+        if (req.statusOnly) {
+          drainBody(res, req.maxResponseBytes ?? MAX_RESPONSE_BYTES);
+          resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: '' });
+          return;
+        }
+        readBody(res, req.maxResponseBytes).then(
           (body) =>
             resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body }),
           (err: unknown) =>
@@ -256,14 +274,28 @@ export function checkPayloadSize(req: Pick<HttpRequest, 'url' | 'body'>): void {
   }
 }
 
-function readBody(res: IncomingMessage): Promise<string> {
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
+}
+
+/** Reads and drops a body nobody needs, so the connection can be used again; a longer one than `limit` closes it. */
+function drainBody(res: IncomingMessage, limit: number): void {
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) res.destroy();
+  });
+  res.on('error', () => {}); // the answer was taken already
+}
+
+function readBody(res: IncomingMessage, limit = MAX_RESPONSE_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_RESPONSE_BYTES) {
-        res.destroy(new TransportFailure('the answer is larger than 256 MB', 'TOO_LARGE'));
+      if (size > limit) {
+        res.destroy(new TransportFailure(`the answer is larger than ${sizeText(limit)}`, 'TOO_LARGE'));
         return;
       }
       chunks.push(chunk);

@@ -10,6 +10,7 @@ const REASON_HINTS: Readonly<Record<ErrorReason, string>> = {
     'the plan limits concurrent streams: stop another `svcadm events tail` (or other consumer) and try again',
   cursor_expired: 'restart with --since (e.g. `svcadm events tail --since 1h`)',
   invalid_cursor: 'check the cursor given with --from or held in the cursor file',
+  forward_failed: 'fix the app at --forward-to, then resume: the event it did not acknowledge is sent again',
 };
 
 /** The hint shown with an error: the CLI's advice for its reason first, then what the error itself carries. */
