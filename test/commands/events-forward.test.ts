@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -7,7 +8,7 @@ import { Interrupted } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator | undefined;
 let receivers: Array<{ close(): Promise<void> }> = [];
@@ -308,6 +309,34 @@ describe('events tail --forward-to', () => {
       '200',
       '200',
     ]);
+  });
+
+  it('shows the status of each delivery in the live view of a pseudo-terminal, retries above it', async () => {
+    if (!existsSync('/usr/bin/script')) throw new Error('script is not installed: apt-get install -y bsdutils');
+    const e = await emulator();
+    const receiver = await app((attempt) => (attempt === 2 ? 503 : 200));
+    const command = `stty rows 40 cols 160; exec ${process.execPath} ${BIN} events tail --since 7d --max-events 10 --forward-to ${receiver.url}/hook`;
+    const output = await new Promise<{ text: string; code: number | null }>((resolve) => {
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm-256color', ...envOf(e) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => {
+        text += c.toString('utf8');
+      });
+      child.on('exit', (code) => resolve({ text, code }));
+    });
+    expect(output.code).toBe(0);
+    const plain = output.text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+    expect(plain).toMatch(/connected {2}· {2}all types {2}· {2}10 events/);
+    expect(plain).toMatch(/Forwarding events to http:\/\/127\.0\.0\.1:\d+\/hook — signing secret fwsec_/);
+    expect(plain).toMatch(
+      /svcadm: event evt_\w+ not acknowledged by http:\/\/127\.0\.0\.1:\d+\/hook \(503 Service Unavailable\); retrying in [\d.]+s \(retry 1 of 5\)/,
+    );
+    const delivered = plain.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_\S+ {2}\[200\] {2}/.test(l));
+    expect(delivered).toHaveLength(10);
+    expect(receiver.requests).toHaveLength(11);
   });
 
   it.each([
