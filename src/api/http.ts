@@ -208,8 +208,8 @@ export class HttpClient {
     return new Promise((resolve, reject) => {
       const request = this.#start(req, undefined, reject, (res) => {
         if (req.statusOnly) {
-          drainBody(res, req.maxResponseBytes ?? MAX_RESPONSE_BYTES);
-          resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: '' });
+          const answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
+          drainBody(res, req.maxResponseBytes ?? MAX_RESPONSE_BYTES, () => resolve({ ...answer, body: '' }));
           return;
         }
         readBody(res, req.maxResponseBytes).then(
@@ -278,14 +278,21 @@ function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }
 
-/** Reads and drops a body nobody needs, so the connection can be used again; a longer one than `limit` closes it. */
-function drainBody(res: IncomingMessage, limit: number): void {
+/**
+ * Reads and drops a body nobody needs, then calls `done`: at its end, so that the connection is free for the next
+ * request, or as soon as it is longer than `limit`, closing the connection.
+ */
+function drainBody(res: IncomingMessage, limit: number, done: () => void): void {
   let size = 0;
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size > limit) res.destroy();
+    if (size <= limit) return;
+    done();
+    res.destroy();
   });
-  res.on('error', () => {}); // the answer was taken already
+  res.on('end', done);
+  res.on('close', done);
+  res.on('error', () => {}); // the status is all that counts
 }
 
 function readBody(res: IncomingMessage, limit = MAX_RESPONSE_BYTES): Promise<string> {

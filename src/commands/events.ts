@@ -229,6 +229,17 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged.
   const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, sink.notice);
   let failure: CliError | undefined;
+  let out = '';
+  let written = cursor;
+  // What is printed so far, and the cursor past it: after each batch (each acknowledged event in the live view).
+  const flush = async () => {
+    if (out !== '') await sink.write(out);
+    out = '';
+    status.seen = seen;
+    status.cursor = cursor;
+    if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
+    written = cursor;
+  };
   try {
     const subscription = subscribeEvents({
       api,
@@ -241,18 +252,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       random: ctx.random,
     });
     for await (const batch of subscription) {
-      let out = '';
       let full = false;
-      let written = cursor;
-      // What is printed so far, and the cursor past it: after each batch, or each acknowledged event when forwarding.
-      const flush = async () => {
-        if (out !== '') await sink.write(out);
-        out = '';
-        status.seen = seen;
-        status.cursor = cursor;
-        if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
-        written = cursor;
-      };
       for (const item of batch) {
         if (item.kind === 'event') {
           if (forwarder && signal.aborted) break;
@@ -262,7 +262,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
             seen++;
           }
           if (item.offset !== undefined) cursor = item.offset;
-          if (forwarder) await flush();
+          if (forwarder && sink.status) await flush();
           if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
             full = true;
             break;
@@ -278,6 +278,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
     if (!(err instanceof Interrupted) && !(err instanceof CliError && err.reason === 'forward_failed')) throw err;
     if (!(err instanceof Interrupted)) failure = err;
+    await flush();
   } finally {
     timer?.cancel();
     ticker?.cancel();
