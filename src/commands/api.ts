@@ -14,7 +14,7 @@ import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import { correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { parseHeaders } from '../cli/request-headers.js';
-import { ApiError, UsageError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import { jsonDetailTable, jsonListTable } from '../render/json-table.js';
 import { neutralize } from '../render/sanitize.js';
 import { readTextBounded } from '../util/bounded-read.js';
@@ -236,8 +236,10 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
     if (result.kind === 'single') return await printAnswer(inv, result.answer);
     return await inv.out.all(result.pages, jsonListTable);
   } catch (err) {
-    // A failed write can be found in the tenant logs too.
-    if (err instanceof ApiError && correlationId !== undefined) err.addHint(`correlation id ${correlationId}`);
+    // A failed write can be found in the tenant logs too, and one cut off on the way is worth looking up.
+    if (err instanceof CliError && err.kind !== 'usage' && correlationId !== undefined) {
+      err.addHint(`correlation id ${correlationId}`);
+    }
     throw err;
   }
 }

@@ -395,6 +395,13 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
     expect(again.code).toBe(0);
     expect(lb.requests).toHaveLength(3);
     expect(clock.sleeps).toEqual([2000]);
+    const cut = await loopback([(_q, res) => res.socket?.destroy()]);
+    const lost = await runCli(['api', 'PUT', '/things/1', '-f', 'a=1', '--correlation-id', 'c-cut'], { env: cut.env });
+    expect(lost.code).toBe(7);
+    expect(lost.stderr).toMatch(
+      /^Correlation id: c-cut\nsvcadm: connection to 127\.0\.0\.1:\d+ was reset — correlation id c-cut\n$/,
+    );
+    expect(cut.requests).toHaveLength(1);
     const lb2 = await loopback([json(503, {}), json(503, {}), json(200, { ok: 1 })]);
     const read = await runCli(['api', '/things'], { env: lb2.env });
     expect(read).toEqual({ code: 0, stdout: '{\n  "ok": 1\n}\n', stderr: '' });
