@@ -294,6 +294,26 @@ describe('events tail --forward-to', () => {
     expect(receiver.requests).toHaveLength(4);
   });
 
+  it('stops at --duration after the event being delivered, with exit 0', async () => {
+    const e = await emulator();
+    const env = { ...envOf(e), SVCADM_FORWARD_SECRET: 'a-secret-of-16-chars' };
+    const expected = await plainTail(env, 3);
+    const clock = new VirtualClock();
+    const receiver = await app((attempt) => {
+      if (attempt === 2) clock.advance(10_000); // --duration runs out while the third event is with the app
+      return 200;
+    });
+    const r = await runCli(
+      ['events', 'tail', '--since', '7d', '--duration', '10s', '--forward-to', receiver.hook, '-q'],
+      {
+        env,
+        clock,
+      },
+    );
+    expect(r).toEqual({ code: 0, stdout: `${expected.join('\n')}\n`, stderr: '' });
+    expect(receiver.requests).toHaveLength(3);
+  });
+
   it('shows the status the app acknowledged with on each line of the table view', async () => {
     const e = await emulator();
     const receiver = await app((attempt) => (attempt === 0 ? 202 : 200));
