@@ -48,10 +48,10 @@ export class SvcadmOption extends Option {
     return this;
   }
 
-  /** May be given more than once; the values arrive as an array, in order. */
-  repeated(): this {
+  /** May be given more than once; the values (mapped by `map`) arrive as an array, in order. */
+  repeated(map: (value: string) => unknown = (value) => value): this {
     this.repeatable = true;
-    return this.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    return this.argParser((value: string, previous: unknown[] | undefined) => [...(previous ?? []), map(value)]);
   }
 }
 

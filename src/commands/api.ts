@@ -21,10 +21,16 @@ import { readTextBounded } from '../util/bounded-read.js';
 import { askLine } from '../util/prompt.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
+/** A `-f` or `-F` value and where it stood among all of them: together they keep the order of the command line. */
+export interface FieldArg {
+  at: number;
+  text: string;
+}
+
 export interface ApiRaw {
   method?: string;
-  rawField?: string[];
-  field?: string[];
+  rawField?: FieldArg[];
+  field?: FieldArg[];
   input?: string;
   header?: string[];
   paginate?: boolean;
@@ -72,7 +78,12 @@ function resolveMethod(first: string, second: string | undefined, raw: ApiRaw, s
 }
 
 export function parseApiOptions(first: string, second: string | undefined, raw: ApiRaw): ApiOptions {
-  const fields = [...(raw.rawField ?? []).map(rawField), ...(raw.field ?? []).map(typedField)];
+  const fields = [
+    ...(raw.rawField ?? []).map((arg) => ({ at: arg.at, field: rawField(arg.text) })),
+    ...(raw.field ?? []).map((arg) => ({ at: arg.at, field: typedField(arg.text) })),
+  ]
+    .sort((a, b) => a.at - b.at)
+    .map((f) => f.field);
   if (raw.input === '') throw new UsageError('--input needs a file, or - for stdin');
   // --paginate follows a GET: fields then stay the query, as they would with -X GET.
   const sendsData = (fields.length > 0 && raw.paginate !== true) || raw.input !== undefined;
@@ -81,8 +92,9 @@ export function parseApiOptions(first: string, second: string | undefined, raw: 
   if (method === 'GET' && parsedPath.segments.length === 1 && parsedPath.segments[0] === 'events') {
     throw new UsageError('GET /events is a stream of Server-Sent Events', "use 'svcadm events tail'");
   }
-  if (method === 'GET' && raw.input !== undefined)
+  if (method === 'GET' && raw.input !== undefined) {
     throw new UsageError('a GET has no body: --input needs another method');
+  }
   if (raw.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not a ${method}`);
   if (method === 'GET' && raw.correlationId !== undefined) {
     throw new UsageError('--correlation-id is for writes', 'the service logs it for POST, PUT, PATCH and DELETE');
@@ -107,6 +119,8 @@ export function parseApiOptions(first: string, second: string | undefined, raw: 
 const METHOD_LIST = HTTP_METHODS.join(', ');
 
 export function registerApiCommand(program: SvcadmCommand, host: Host): void {
+  let position = 0;
+  const inOrder = (text: string): FieldArg => ({ at: position++, text });
   program
     .command('api')
     .description('call any path of the interface (relative to /api/v2) with the active credentials')
@@ -128,13 +142,13 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
       option(
         '-f, --raw-field <key=value>',
         'a string field: a query parameter for GET and DELETE, else in the JSON body',
-      ).repeated(),
+      ).repeated(inOrder),
     )
     .addOption(
       option(
         '-F, --field <key=value>',
         'a typed field: true, false, null and numbers as JSON, @file (@- stdin) read',
-      ).repeated(),
+      ).repeated(inOrder),
     )
     .addOption(
       option(

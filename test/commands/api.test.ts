@@ -347,6 +347,15 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
     }
   });
 
+  it('keeps the order of -f and -F as given, in the body and in the query', async () => {
+    const lb = await loopback([json(200, {})]);
+    const args = ['-f', 'tags[]=a', '-F', 'tags[]=1', '-f', 'tags[]=b', '-F', 'tags[]=true'];
+    await runCli(['api', 'POST', '/things', ...args], { env: lb.env });
+    await runCli(['api', 'GET', '/things', '-f', 'x=1', '-F', 'y=2', '-f', 'z=3', '-F', 'x=4'], { env: lb.env });
+    expect(JSON.parse(lb.requests[0]?.body ?? '')).toEqual({ tags: ['a', 1, 'b', true] });
+    expect(lb.requests[1]?.url).toBe('/api/v2/things?x=1&x=4&y=2&z=3');
+  });
+
   it('defaults to POST with fields, to GET without', async () => {
     const lb = await loopback([json(200, { ok: true })]);
     await runCli(['api', '/things', '-f', 'a=1'], { env: lb.env });
