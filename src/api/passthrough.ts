@@ -41,6 +41,15 @@ function queryOf(
   return query satisfies Query;
 }
 
+/** The URL of a call, `replace` overriding query parameters (a page, a checkpoint; undefined removes one). */
+export function passthroughUrl(
+  api: ApiClient,
+  req: PassthroughRequest,
+  replace: Readonly<Record<string, string | undefined>> = {},
+): URL {
+  return api.url(req.segments, queryOf(req.query, replace));
+}
+
 /**
  * Sends the call with the credentials' token: GET retried as a read, every other method only where it cannot have
  * arrived (429, a refused connection). A non-2xx answer is the error of its status; a 2xx body must be JSON.
@@ -53,7 +62,7 @@ export async function sendPassthrough(
   const res = await api.send(
     {
       method: req.method,
-      url: api.url(req.segments, queryOf(req.query, replaceQuery)),
+      url: passthroughUrl(api, req, replaceQuery),
       headers: {
         accept: 'application/json',
         ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),

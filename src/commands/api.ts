@@ -6,6 +6,7 @@ import {
   type PassthroughAnswer,
   type PassthroughRequest,
   paginate,
+  passthroughUrl,
   sendPassthrough,
 } from '../api/passthrough.js';
 import { type ApiPath, displayPath, parseApiPath } from '../api/request-path.js';
@@ -228,7 +229,7 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const { fields, body } = await readInputs(inv, opts);
   const request = buildRequest(opts, fields, body);
   const api = inv.services.api();
-  checkPayloadSize({ url: api.url(request.segments), body: request.body });
+  checkPayloadSize({ url: passthroughUrl(api, request), body: request.body });
   const shown = displayPath(request.segments);
   if (ask) {
     const tenant = new URL(inv.services.credentials().origin).host;

@@ -284,6 +284,12 @@ describe('svcadm api: invalid input exits 2 and sends nothing', () => {
     );
     expect(fields.code).toBe(2);
     expect(fields.stderr).toMatch(/^svcadm: the request would be \d+ bytes; the service accepts at most 1 MB\n$/);
+    const query = await runCli(['api', 'DELETE', '/roles/r1', '-F', `description=@${nearly}`, '-f', 'x=more'], { env });
+    expect(query).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^svcadm: the request would be \d+ bytes; the service accepts at most 1 MB\n$/),
+    });
     const { counters } = await emu.requests();
     expect(counters.interfaceRequests).toBe(0);
   });
