@@ -75,7 +75,7 @@ export interface Catalog {
 
 const PLACEHOLDER = /[<[]([^>\]]+)[>\]]/;
 
-/** By convention the placeholder names what a value is (`--take <n>`, `--timeout <duration>`), unless declared. */
+/** By convention the placeholder names what a value is (`--take <n>`, `--timeout <duration>`). */
 const PLACEHOLDER_TYPES: Readonly<Record<string, ValueType>> = {
   n: 'integer',
   duration: 'duration',
@@ -86,8 +86,7 @@ const PLACEHOLDER_TYPES: Readonly<Record<string, ValueType>> = {
   url: 'url',
 };
 
-function valueTypeOf(option: Option, spec: ValueSpec, placeholder: string): ValueType {
-  if (option instanceof SvcadmOption && option.valueType) return option.valueType;
+function valueTypeOf(spec: ValueSpec, placeholder: string): ValueType {
   if (spec.kind === 'file') return 'path';
   return PLACEHOLDER_TYPES[placeholder] ?? 'string';
 }
@@ -105,7 +104,7 @@ function optionEntry(option: Option): OptionEntry {
     flags: option.flags,
     names: [option.short, option.long].filter((n): n is string => n !== undefined),
     description: option.description,
-    type: spec === undefined ? 'boolean' : valueTypeOf(option, spec, placeholder),
+    type: spec === undefined ? 'boolean' : valueTypeOf(spec, placeholder),
     value_name: spec === undefined ? null : placeholder,
     choices: option.argChoices ? [...option.argChoices] : valueSuggestions(spec),
     list: spec?.kind === 'list',

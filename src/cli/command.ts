@@ -12,8 +12,11 @@ export type ValueSpec =
   | { kind: 'profiles' }
   | { kind: 'file' };
 
-/** What an option's value is, for `svcadm commands --json` (every value arrives as text and is checked by us). */
-export type ValueType = 'string' | 'integer' | 'number' | 'duration' | 'time' | 'path' | 'url';
+/**
+ * What an option's value is, for `svcadm commands --json` (every value arrives as text and is checked by svcadm): by
+ * convention its placeholder says it (`<n>`, `<duration>`, `<time>`, `<path>`, `<url>`; see `cli/catalog.ts`).
+ */
+export type ValueType = 'string' | 'integer' | 'duration' | 'time' | 'path' | 'url';
 
 /**
  * An option that also says what completes its value (read by the completion generator) and, for scripts and agents
@@ -21,7 +24,6 @@ export type ValueType = 'string' | 'integer' | 'number' | 'duration' | 'time' | 
  */
 export class SvcadmOption extends Option {
   completion: ValueSpec | undefined;
-  valueType: ValueType | undefined;
   /** The default as the help says it, when commander has no default value (it is applied by svcadm). */
   defaultText: string | undefined;
   /** Read by svcadm itself, never by commander (commander's own `env()` would bypass svcadm's precedence rules). */
@@ -30,11 +32,6 @@ export class SvcadmOption extends Option {
 
   completes(spec: ValueSpec): this {
     this.completion = spec;
-    return this;
-  }
-
-  ofType(type: ValueType): this {
-    this.valueType = type;
     return this;
   }
 
