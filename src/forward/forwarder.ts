@@ -9,11 +9,9 @@ import type { ForwardTarget } from './target.js';
 
 export type ForwardedEvent = Extract<TailItem, { kind: 'event' }>;
 
-/** How the app took an event: the 2xx status it acknowledged with, the time it took, the retries before. */
+/** How the app took an event: the 2xx status it acknowledged it with. */
 export interface Delivery {
   status: number;
-  ms: number;
-  retries: number;
 }
 
 /** Says where events go before the tail starts; a secret made for this run is shown even with --quiet. */
@@ -44,6 +42,7 @@ const HEADER_VALUE = /^[\x21-\x7e]{1,1024}$/;
  * retry rule (policy `forward`, bounded by --max-retries, waits on the injected clock), each attempt signed afresh.
  */
 export class EventForwarder {
+  /** The URL without its query, for messages. */
   readonly #where: string;
 
   constructor(
@@ -53,11 +52,6 @@ export class EventForwarder {
     private readonly notice: Notice,
   ) {
     this.#where = neutralize(`${target.url.origin}${target.url.pathname}`);
-  }
-
-  /** Where events go, for messages: the URL without its query (which may hold a key). */
-  get where(): string {
-    return this.#where;
   }
 
   /**
@@ -78,7 +72,6 @@ export class EventForwarder {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
     if (event.offset !== undefined && HEADER_VALUE.test(event.offset)) headers['svcadm-offset'] = event.offset;
-    const started = clock.now();
     let res: Awaited<ReturnType<HttpClient['request']>>;
     try {
       res = await this.http.request({
@@ -109,7 +102,7 @@ export class EventForwarder {
       });
     }
     if (res.status >= 200 && res.status < 300) {
-      return { status: res.status, ms: clock.now() - started, retries: res.retries };
+      return { status: res.status };
     }
     const tried = res.retries > 0 ? ` (after ${res.retries} ${res.retries === 1 ? 'retry' : 'retries'})` : '';
     const status = neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
