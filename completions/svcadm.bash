@@ -4,7 +4,7 @@
 # Sets _svcadm_r to the subcommands of the command path $1, as name:description.
 _svcadm_commands() {
   case "$1" in
-    '') _svcadm_r=('profiles:saved tenants and client credentials' 'auth:access tokens for the active credentials' 'policies:rate limit policies' 'events:the tenant event stream' 'provisionings:directory provisioning configurations' 'users:users of the tenant' 'connections:connections of the tenant' 'emulator:run a local tenant that speaks the interface (seeded data, fault injection)' 'completion:print the shell completion script for bash, zsh or fish' 'help:show help for a command') ;;
+    '') _svcadm_r=('profiles:saved tenants and client credentials' 'auth:access tokens for the active credentials' 'policies:rate limit policies' 'events:the tenant event stream' 'provisionings:directory provisioning configurations' 'users:users of the tenant' 'connections:connections of the tenant' 'api:call any path of the interface (relative to /api/v2) with the active credentials' 'emulator:run a local tenant that speaks the interface (seeded data, fault injection)' 'completion:print the shell completion script for bash, zsh or fish' 'commands:list every command; with --json, every argument, option, exit code and example' 'help:show help for a command') ;;
     'profiles') _svcadm_r=('add:save a profile (verified by requesting a token unless --no-verify)' 'list:list saved profiles' 'use:make a profile the current one' 'show:show a profile (the current one by default); the secret is never shown' 'remove:delete a saved profile and its secret' 'help:show help for a command') ;;
     'auth') _svcadm_r=('token:print an access token, alone on stdout' 'status:show the tenant, client, token expiry and granted scopes, and where each value comes from' 'help:show help for a command') ;;
     'policies') _svcadm_r=('get:show one rate limit policy (GET /rate-limit-policies/{id}, Early Access)' 'help:show help for a command') ;;
@@ -22,10 +22,11 @@ _svcadm_options() {
     '') _svcadm_r=('-V:print the version' '--version:print the version') ;;
     'profiles add') _svcadm_r=('--client-secret-stdin:read the client secret from standard input' '--no-verify:save without requesting a token' '--use:make it the current profile') ;;
     'auth status') _svcadm_r=('--check:prove the credentials now: a new token from the token service, or a given token tried on the interface') ;;
-    'events tail') _svcadm_r=('--type:only these event types (repeatable, or a comma list)' '--from:resume after this cursor (an offset from a previous run)' '--since:start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)' '--max-events:stop after n events' '--duration:stop after this long (e.g. 30s, 5m)' '--cursor-file:start from the cursor saved here; keep it current as the stream advances' '--max-reconnects:give up after n reconnects in a row without progress (default: never)') ;;
+    'events tail') _svcadm_r=('--type:only these event types (repeatable, or a comma list)' '--from:resume after this cursor (an offset from a previous run)' '--since:start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)' '--max-events:stop after n events' '--duration:stop after this long (e.g. 30s, 5m)' '--cursor-file:start from the cursor saved here; keep it current as the stream advances' '--max-reconnects:give up after n reconnects in a row without progress (default: never)' '--forward-to:POST each event to this app (https, or http on loopback); 2xx acknowledges it' '--forward-secret:sign forwarded events with this secret (default: a new one, printed)') ;;
     'provisionings list') _svcadm_r=('--from:start at this checkpoint (the `next` of a previous page)' '--take:results per page, 1 to 100 (service default 50; --all uses 100)' '--all:follow every page and print every configuration once (not with --from)') ;;
     'users permissions') _svcadm_r=('--page:page index, 0 or more (first page is 0)' '--per-page:results per page, 1 to 100 (--all uses 100)' '--include-totals:return the page inside an object with the total count (json)' '--all:fetch every page and print every permission once, in order (not with --page)' '--concurrency:pages fetched at once with --all, 1 to 16 (default 4; fewer while the rate limit runs low)') ;;
     'connections delete-user') _svcadm_r=('--email:e-mail of the user to delete (required; at most 254 characters)' '-y:do not ask for confirmation (required off a terminal)' '--yes:do not ask for confirmation (required off a terminal)' '--if-exists:succeed with "no change" when the user does not exist' '--correlation-id:X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first 64 characters)') ;;
+    'api') _svcadm_r=('-X:GET, POST, PUT, PATCH, DELETE (default: GET, or POST with fields or --input unless --paginate)' '--method:GET, POST, PUT, PATCH, DELETE (default: GET, or POST with fields or --input unless --paginate)' '-f:a string field: a query parameter for GET and DELETE, else in the JSON body' '--raw-field:a string field: a query parameter for GET and DELETE, else in the JSON body' '-F:a typed field: true, false, null and numbers as JSON, @file (@- stdin) read' '--field:a typed field: true, false, null and numbers as JSON, @file (@- stdin) read' '--input:send this file (- for stdin) as the body, as it is; fields then go to the query' '-H:add a header '\''Name: value'\'' (not Authorization)' '--header:add a header '\''Name: value'\'' (not Authorization)' '--paginate:follow every page of a GET list (checkpoint or offset) and print every item' '--correlation-id:X-Correlation-ID of a write (default: a new UUID, printed on stderr)' '-y:do not ask before a write on a terminal' '--yes:do not ask before a write on a terminal') ;;
     'emulator') _svcadm_r=('--port:port to listen on; 0 picks a free one (default 4010)' '--host:address to bind (default 127.0.0.1)' '--seed:seed of all generated data and of the client secrets (default 1)' '--users:ordinary users (default 50)' '--permissions:permissions of the bulk user (default 1200)' '--provisionings:directory provisioning configurations (default 260)' '--events:events in the history, spread over the last 24 hours; at least 25 (default 500)' '--event-rate:live events per second; 0 = none (default 2)' '--latency:added before every token and interface response (default 0)' '--rate-limit:requests per second (and bucket size) before 429; 0 = unlimited (default 100)' '--fail-rate:share of interface requests answered 503, from a seeded generator (default 0)' '--page-cap:largest page served: a bigger per_page or take gets this many; 50 public cloud, 100 private (default 50)' '--drop-streams-after:close each event stream after n events; 0 = never (default 0)' '--stream-lifetime:close each event stream after this long; 0 = never (default 5m)' '--max-streams:concurrent event streams before 403 (default 4)' '--heartbeat:interval of stream heartbeats, each a comment and an offset-only message; 0 = none (default 15s)' '--unknown-user-delete:answer to deleting an e-mail no user has: 204 as the real service, or 404 inexistent_user as some do (default 204)' '--client-public-key:register this RSA public key on the admin client: it may then authenticate with a signed client_assertion' '--control:enable the control API under /__emulator/ (fault injection for tests)' '--log-requests:print one line per request on stderr' '--print-env:start in the background, print the variables to eval and exit; shell: sh, bash, zsh, fish (default sh)') ;;
     *) _svcadm_r=() ;;
   esac
@@ -43,6 +44,8 @@ _svcadm_value() {
     'events tail|--duration') _svcadm_k=any ;;
     'events tail|--cursor-file') _svcadm_k=file ;;
     'events tail|--max-reconnects') _svcadm_k=any ;;
+    'events tail|--forward-to') _svcadm_k=any ;;
+    'events tail|--forward-secret') _svcadm_k=any ;;
     'provisionings list|--from') _svcadm_k=any ;;
     'provisionings list|--take') _svcadm_k=any ;;
     'users permissions|--page') _svcadm_k=any ;;
@@ -50,6 +53,12 @@ _svcadm_value() {
     'users permissions|--concurrency') _svcadm_k=any ;;
     'connections delete-user|--email') _svcadm_k=any ;;
     'connections delete-user|--correlation-id') _svcadm_k=any ;;
+    'api|-X'|'api|--method') _svcadm_k=choices; _svcadm_r=('GET' 'POST' 'PUT' 'PATCH' 'DELETE') ;;
+    'api|-f'|'api|--raw-field') _svcadm_k=any ;;
+    'api|-F'|'api|--field') _svcadm_k=any ;;
+    'api|--input') _svcadm_k=file ;;
+    'api|-H'|'api|--header') _svcadm_k=any ;;
+    'api|--correlation-id') _svcadm_k=any ;;
     'emulator|--port') _svcadm_k=any ;;
     'emulator|--host') _svcadm_k=any ;;
     'emulator|--seed') _svcadm_k=any ;;
@@ -85,14 +94,16 @@ _svcadm_value() {
   esac
 }
 
-# Sets _svcadm_k (and _svcadm_r) to what the first argument of the command path $1 takes.
+# Sets _svcadm_k (and _svcadm_r) to what argument number $2 (from 0) of the command path $1 takes.
 _svcadm_argument() {
   _svcadm_r=()
-  case "$1" in
-    'profiles use') _svcadm_k=profiles ;;
-    'profiles show') _svcadm_k=profiles ;;
-    'profiles remove') _svcadm_k=profiles ;;
-    'completion') _svcadm_k=choices; _svcadm_r=('bash' 'zsh' 'fish') ;;
+  case "$1|$2" in
+    'profiles use|0') _svcadm_k=profiles ;;
+    'profiles show|0') _svcadm_k=profiles ;;
+    'profiles remove|0') _svcadm_k=profiles ;;
+    'api|0') _svcadm_k=choices; _svcadm_r=('GET' 'POST' 'PUT' 'PATCH' 'DELETE' '/rate-limit-policies/{id}' '/connections-directory-provisionings' '/users/{id}/permissions' '/connections/{id}/users') ;;
+    'api|1') _svcadm_k=choices; _svcadm_r=('/rate-limit-policies/{id}' '/connections-directory-provisionings' '/users/{id}/permissions' '/connections/{id}/users') ;;
+    'completion|0') _svcadm_k=choices; _svcadm_r=('bash' 'zsh' 'fish') ;;
     *) _svcadm_k=any ;;
   esac
 }
@@ -187,8 +198,8 @@ _svcadm() {
   else
     _svcadm_commands "$cmdpath"
     if [[ ${#_svcadm_r[@]} == 0 ]]; then
-      [[ $npos == 0 && $help == 0 ]] || return
-      _svcadm_argument "$cmdpath"
+      [[ $help == 0 ]] || return
+      _svcadm_argument "$cmdpath" "$npos"
       _svcadm_reply_values "$cur" ''
       return
     fi

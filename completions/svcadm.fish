@@ -44,6 +44,12 @@ function __svcadm_at -a want
     test "$s[1]" = 0 -a "$s[2]" = 0 -a "$s[3]" = "$want"
 end
 
+# At this command, where its positional argument number n (from 0) goes.
+function __svcadm_arg -a want n
+    set -l s (string split -m 2 ' ' -- (__svcadm_state))
+    test "$s[1]" = 0 -a "$s[2]" = "$n" -a "$s[3]" = "$want"
+end
+
 # After `help` and this command path: a subcommand's name goes here.
 function __svcadm_help_at -a want
     set -l s (string split -m 2 ' ' -- (__svcadm_state))
@@ -73,7 +79,7 @@ end
 function __svcadm_commands -a cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'emulator' 'completion' 'help'
+            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'api' 'emulator' 'completion' 'commands' 'help'
         case 'profiles'
             printf '%s\n' 'add' 'list' 'use' 'show' 'remove' 'help'
         case 'auth'
@@ -93,7 +99,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
+        case 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'provisionings list|--from' 'provisionings list|--take' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -132,10 +138,14 @@ complete -c svcadm -n '__svcadm_at ""' -a 'users' -d 'users of the tenant'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'users' -d 'users of the tenant'
 complete -c svcadm -n '__svcadm_at ""' -a 'connections' -d 'connections of the tenant'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'connections' -d 'connections of the tenant'
+complete -c svcadm -n '__svcadm_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
+complete -c svcadm -n '__svcadm_help_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
 complete -c svcadm -n '__svcadm_at ""' -a 'emulator' -d 'run a local tenant that speaks the interface (seeded data, fault injection)'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'emulator' -d 'run a local tenant that speaks the interface (seeded data, fault injection)'
 complete -c svcadm -n '__svcadm_at ""' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c svcadm -n '__svcadm_at ""' -a 'commands' -d 'list every command; with --json, every argument, option, exit code and example'
+complete -c svcadm -n '__svcadm_help_at ""' -a 'commands' -d 'list every command; with --json, every argument, option, exit code and example'
 complete -c svcadm -n '__svcadm_at ""' -a help -d 'show help for a command'
 complete -c svcadm -n '__svcadm_at "profiles"' -a 'add' -d 'save a profile (verified by requesting a token unless --no-verify)'
 complete -c svcadm -n '__svcadm_help_at "profiles"' -a 'add' -d 'save a profile (verified by requesting a token unless --no-verify)'
@@ -151,9 +161,9 @@ complete -c svcadm -n '__svcadm_at "profiles"' -a help -d 'show help for a comma
 complete -c svcadm -n '__svcadm_in "profiles add"' -l client-secret-stdin -d 'read the client secret from standard input'
 complete -c svcadm -n '__svcadm_in "profiles add"' -l no-verify -d 'save without requesting a token'
 complete -c svcadm -n '__svcadm_in "profiles add"' -l use -d 'make it the current profile'
-complete -c svcadm -n '__svcadm_at "profiles use"' -a '(__svcadm_profiles)'
-complete -c svcadm -n '__svcadm_at "profiles show"' -a '(__svcadm_profiles)'
-complete -c svcadm -n '__svcadm_at "profiles remove"' -a '(__svcadm_profiles)'
+complete -c svcadm -n '__svcadm_arg "profiles use" 0' -a '(__svcadm_profiles)'
+complete -c svcadm -n '__svcadm_arg "profiles show" 0' -a '(__svcadm_profiles)'
+complete -c svcadm -n '__svcadm_arg "profiles remove" 0' -a '(__svcadm_profiles)'
 complete -c svcadm -n '__svcadm_at "auth"' -a 'token' -d 'print an access token, alone on stdout'
 complete -c svcadm -n '__svcadm_help_at "auth"' -a 'token' -d 'print an access token, alone on stdout'
 complete -c svcadm -n '__svcadm_at "auth"' -a 'status' -d 'show the tenant, client, token expiry and granted scopes, and where each value comes from'
@@ -173,6 +183,8 @@ complete -c svcadm -n '__svcadm_in "events tail"' -l max-events -x -d 'stop afte
 complete -c svcadm -n '__svcadm_in "events tail"' -l duration -x -d 'stop after this long (e.g. 30s, 5m)'
 complete -c svcadm -n '__svcadm_in "events tail"' -l cursor-file -r -F -d 'start from the cursor saved here; keep it current as the stream advances'
 complete -c svcadm -n '__svcadm_in "events tail"' -l max-reconnects -x -d 'give up after n reconnects in a row without progress (default: never)'
+complete -c svcadm -n '__svcadm_in "events tail"' -l forward-to -x -d 'POST each event to this app (https, or http on loopback); 2xx acknowledges it'
+complete -c svcadm -n '__svcadm_in "events tail"' -l forward-secret -x -d 'sign forwarded events with this secret (default: a new one, printed)'
 complete -c svcadm -n '__svcadm_at "provisionings"' -a 'list' -d 'list directory provisioning configurations (GET /connections-directory-provisionings)'
 complete -c svcadm -n '__svcadm_help_at "provisionings"' -a 'list' -d 'list directory provisioning configurations (GET /connections-directory-provisionings)'
 complete -c svcadm -n '__svcadm_at "provisionings"' -a help -d 'show help for a command'
@@ -194,6 +206,16 @@ complete -c svcadm -n '__svcadm_in "connections delete-user"' -l email -x -d 'e-
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -s y -l yes -d 'do not ask for confirmation (required off a terminal)'
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l if-exists -d 'succeed with "no change" when the user does not exist'
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l correlation-id -x -d 'X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first 64 characters)'
+complete -c svcadm -n '__svcadm_in "api"' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET, POST, PUT, PATCH, DELETE (default: GET, or POST with fields or --input unless --paginate)'
+complete -c svcadm -n '__svcadm_in "api"' -s f -l raw-field -x -d 'a string field: a query parameter for GET and DELETE, else in the JSON body'
+complete -c svcadm -n '__svcadm_in "api"' -s F -l field -x -d 'a typed field: true, false, null and numbers as JSON, @file (@- stdin) read'
+complete -c svcadm -n '__svcadm_in "api"' -l input -r -F -d 'send this file (- for stdin) as the body, as it is; fields then go to the query'
+complete -c svcadm -n '__svcadm_in "api"' -s H -l header -x -d 'add a header \'Name: value\' (not Authorization)'
+complete -c svcadm -n '__svcadm_in "api"' -l paginate -d 'follow every page of a GET list (checkpoint or offset) and print every item'
+complete -c svcadm -n '__svcadm_in "api"' -l correlation-id -x -d 'X-Correlation-ID of a write (default: a new UUID, printed on stderr)'
+complete -c svcadm -n '__svcadm_in "api"' -s y -l yes -d 'do not ask before a write on a terminal'
+complete -c svcadm -n '__svcadm_arg "api" 0' -a 'GET POST PUT PATCH DELETE /rate-limit-policies/{id} /connections-directory-provisionings /users/{id}/permissions /connections/{id}/users'
+complete -c svcadm -n '__svcadm_arg "api" 1' -a '/rate-limit-policies/{id} /connections-directory-provisionings /users/{id}/permissions /connections/{id}/users'
 complete -c svcadm -n '__svcadm_in "emulator"' -l port -x -d 'port to listen on; 0 picks a free one (default 4010)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l host -x -d 'address to bind (default 127.0.0.1)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l seed -x -d 'seed of all generated data and of the client secrets (default 1)'
@@ -215,4 +237,4 @@ complete -c svcadm -n '__svcadm_in "emulator"' -l client-public-key -x -d 'regis
 complete -c svcadm -n '__svcadm_in "emulator"' -l control -d 'enable the control API under /__emulator/ (fault injection for tests)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l log-requests -d 'print one line per request on stderr'
 complete -c svcadm -n '__svcadm_in "emulator"' -l print-env -x -d 'start in the background, print the variables to eval and exit; shell: sh, bash, zsh, fish (default sh)'
-complete -c svcadm -n '__svcadm_at "completion"' -a 'bash zsh fish'
+complete -c svcadm -n '__svcadm_arg "completion" 0' -a 'bash zsh fish'

@@ -34,6 +34,48 @@ const EXIT_CODES: Readonly<Record<Exclude<ErrorKind, 'interrupted'> | 'ok', numb
 /** What a shell reports for a process the signal killed: 128 + the signal number. */
 const SIGNAL_EXIT_CODES: Readonly<Record<StopSignal, number>> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
+/** What each exit code means (cli.md, "Exit codes"), for `svcadm commands --json`. */
+const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string>> = {
+  ok: 'success',
+  bug: 'unexpected failure (a bug)',
+  usage: 'usage error or invalid input; nothing was sent to the service',
+  auth: 'authentication failed: 401, token request refused, or no credentials configured',
+  forbidden: 'forbidden: 403 (the message names the missing scope when known)',
+  not_found: 'not found: 404',
+  rate_limited: 'rate limited: still 429 after the retries',
+  network: 'network failure, timeout, malformed response, or 5xx after the retries',
+  rejected: 'the service rejected the request otherwise (400, 409, 410, 413, other 4xx)',
+  output: 'stdout or stderr could not be written',
+};
+
+const SIGNAL_MEANINGS: Readonly<Record<StopSignal, string>> = {
+  SIGINT: 'interrupted (Ctrl-C)',
+  SIGHUP: 'stopped by SIGHUP, after the same clean stop as Ctrl-C',
+  SIGTERM: 'stopped by SIGTERM, after the same clean stop as Ctrl-C',
+};
+
+export interface ExitCodeEntry {
+  code: number;
+  /** The error kind, or the signal, that gives this code. */
+  kind: string;
+  meaning: string;
+}
+
+/** Every exit code svcadm can end with, in order, read off the one table. */
+export function exitCodeTable(): ExitCodeEntry[] {
+  const kinds = (Object.keys(EXIT_CODES) as Array<keyof typeof EXIT_CODES>).map((kind) => ({
+    code: EXIT_CODES[kind],
+    kind,
+    meaning: EXIT_CODE_MEANINGS[kind],
+  }));
+  const signals = (Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]).map((signal) => ({
+    code: SIGNAL_EXIT_CODES[signal],
+    kind: signal,
+    meaning: SIGNAL_MEANINGS[signal],
+  }));
+  return [...kinds, ...signals].sort((a, b) => a.code - b.code);
+}
+
 /** The exit codes as the root help lists them. */
 export const EXIT_CODE_SUMMARY = `Exit codes: ${EXIT_CODES.ok} ok, ${EXIT_CODES.bug} bug, ${EXIT_CODES.usage} usage, ${EXIT_CODES.auth} auth, ${EXIT_CODES.forbidden} forbidden, ${EXIT_CODES.not_found} not found, ${EXIT_CODES.rate_limited} rate limited,
   ${EXIT_CODES.network} network/5xx, ${EXIT_CODES.rejected} rejected by the service, ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGTERM)`;
@@ -51,7 +93,9 @@ export type ErrorReason =
   | 'timeout'
   | 'too_many_streams'
   | 'cursor_expired'
-  | 'invalid_cursor';
+  | 'invalid_cursor'
+  /** The app at `events tail --forward-to` did not acknowledge an event within the retries. */
+  | 'forward_failed';
 
 export interface ErrorDetails {
   hint?: string | undefined;

@@ -1,6 +1,8 @@
 import { option, SvcadmCommand } from './cli/command.js';
 import { Host } from './cli/host.js';
+import { registerApiCommand } from './commands/api.js';
 import { registerAuthCommands } from './commands/auth.js';
+import { registerCommandsCommand } from './commands/commands.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConnectionsCommands } from './commands/connections.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
@@ -12,14 +14,20 @@ import { registerUsersCommands } from './commands/users.js';
 import { ASSERTION_ALGORITHMS } from './config/credentials.js';
 import type { Context } from './context.js';
 import { EXIT_CODE_SUMMARY } from './errors.js';
-import { type Globals, OUTPUT_FORMATS, parseGlobals, type RawGlobalOptions } from './global-options.js';
+import {
+  DEFAULT_MAX_RETRIES,
+  type Globals,
+  OUTPUT_FORMATS,
+  parseGlobals,
+  type RawGlobalOptions,
+} from './global-options.js';
 import { addCommandHelp } from './help/command-help.js';
-import { TENANT_ENVIRONMENT } from './help/environment.js';
+import { environmentLines, TENANT_ENVIRONMENT } from './help/environment.js';
 import { packageVersion } from './version.js';
 
 const ENVIRONMENT = `
 Environment:
-${TENANT_ENVIRONMENT.join('\n')}
+${environmentLines(TENANT_ENVIRONMENT).join('\n')}
 
 ${EXIT_CODE_SUMMARY}`;
 
@@ -42,24 +50,47 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
     })
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
-    .addOption(option('-p, --profile <name>', 'use a named profile').completes({ kind: 'profiles' }))
-    .option('--domain <domain>', 'tenant domain, host:port or https://host[:port]')
-    .option('--client-id <id>', 'OAuth client id (client credentials)')
-    .option('--client-secret <secret>', 'client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)')
+    .addOption(
+      option('-p, --profile <name>', 'use a named profile')
+        .completes({ kind: 'profiles' })
+        .environmentVariable('SVCADM_PROFILE'),
+    )
+    .addOption(
+      option('--domain <domain>', 'tenant domain, host:port or https://host[:port]').environmentVariable(
+        'SVCADM_DOMAIN',
+      ),
+    )
+    .addOption(
+      option('--client-id <id>', 'OAuth client id (client credentials)').environmentVariable('SVCADM_CLIENT_ID'),
+    )
+    .addOption(
+      option(
+        '--client-secret <secret>',
+        'client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)',
+      ).environmentVariable('SVCADM_CLIENT_SECRET'),
+    )
     .addOption(
       option(
         '--client-assertion-key <pem>',
         'sign token requests with this private key instead of a secret (mode 0600)',
-      ).completes({ kind: 'file' }),
+      )
+        .completes({ kind: 'file' })
+        .environmentVariable('SVCADM_CLIENT_ASSERTION_KEY'),
     )
     .addOption(
-      option('--client-assertion-alg <alg>', 'algorithm of the private key (default RS256)').choices(
-        ASSERTION_ALGORITHMS,
+      option('--client-assertion-alg <alg>', 'algorithm of the private key (default RS256)')
+        .choices(ASSERTION_ALGORITHMS)
+        .environmentVariable('SVCADM_CLIENT_ASSERTION_ALG'),
+    )
+    .addOption(option('--token <jwt>', 'use this bearer token as it is').environmentVariable('SVCADM_TOKEN'))
+    .addOption(
+      option('--auth-url <url>', "origin of the token service (default: the tenant's)").environmentVariable(
+        'SVCADM_AUTH_URL',
       ),
     )
-    .option('--token <jwt>', 'use this bearer token as it is')
-    .option('--auth-url <url>', "origin of the token service (default: the tenant's)")
-    .option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)')
+    .addOption(
+      option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)').environmentVariable('SVCADM_AUDIENCE'),
+    )
     .addOption(
       option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(
         OUTPUT_FORMATS,
@@ -69,8 +100,12 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'no progress or notices on stderr')
     .option('--debug', 'trace HTTP exchanges on stderr (secrets redacted)')
-    .option('--max-retries <n>', 'retries for 429, 5xx and network failures (default 5)')
-    .option('--timeout <duration>', 'per-request time limit (default 30s)')
+    .addOption(
+      option('--max-retries <n>', 'retries for 429, 5xx and network failures (default 5)').defaultIs(
+        String(DEFAULT_MAX_RETRIES),
+      ),
+    )
+    .addOption(option('--timeout <duration>', 'per-request time limit (default 30s)').defaultIs('30s'))
     .addHelpText('after', `${ENVIRONMENT}\n\nRun 'svcadm <command> --help' for a command's options and examples.\n`)
     .hook('preSubcommand', () => {
       globals = parseGlobals(program.opts<RawGlobalOptions>(), ctx.env, io);
@@ -88,8 +123,10 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
   registerProvisioningsCommands(program, host);
   registerUsersCommands(program, host);
   registerConnectionsCommands(program, host);
+  registerApiCommand(program, host);
   registerEmulatorCommand(program, host);
   registerCompletionCommands(program, host);
+  registerCommandsCommand(program, host);
   addCommandHelp(program);
   return program;
 }

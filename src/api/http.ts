@@ -7,14 +7,28 @@ import { classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
 export type { RetryPolicy } from './retry.js';
 
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: HttpMethod;
   url: URL;
   headers?: Record<string, string>;
   body?: string;
   retry: RetryPolicy;
   /** What --debug shows of the body; bodies are never traced as they are (they may hold secrets). */
   traceBody?: string;
+  /** Headers made afresh for each attempt, over `headers` (a signature that carries the attempt's time). */
+  attemptHeaders?: () => Record<string, string>;
+  /** Told before each wait for a retry, for a command that shows its attempts. */
+  onRetry?: (retry: { retry: number; waitMs: number; reason: string }) => void;
+  /** A larger answer is a failure; default 256 MB. */
+  maxResponseBytes?: number;
+  /**
+   * Only the status counts (an app acknowledging an event): the answer is taken when its head arrives; the body is
+   * drained and dropped, and one longer than `maxResponseBytes` closes the connection.
+   */
+  statusOnly?: boolean;
 }
 
 export interface HttpResponse {
@@ -132,7 +146,8 @@ export class HttpClient {
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
       try {
-        response = { ...(await this.#exchange(req)), retries: attempt };
+        const attemptReq = req.attemptHeaders ? { ...req, headers: { ...req.headers, ...req.attemptHeaders() } } : req;
+        response = { ...(await this.#exchange(attemptReq)), retries: attempt };
         this.#traceExchange(req, response, started);
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw err;
@@ -147,6 +162,7 @@ export class HttpClient {
       }
       const wait = retryWaitMs(attempt, verdict.askedMs, this.#settings.random);
       this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
+      req.onRetry?.({ retry: attempt + 1, waitMs: wait, reason: verdict.reason });
       await this.sleep(wait);
     }
   }
@@ -191,7 +207,12 @@ export class HttpClient {
   #exchange(req: HttpRequest): Promise<Omit<HttpResponse, 'retries'>> {
     return new Promise((resolve, reject) => {
       const request = this.#start(req, undefined, reject, (res) => {
-        readBody(res).then(
+        if (req.statusOnly) {
+          const answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
+          drainBody(res, req.maxResponseBytes ?? MAX_RESPONSE_BYTES, () => resolve({ ...answer, body: '' }));
+          return;
+        }
+        readBody(res, req.maxResponseBytes).then(
           (body) =>
             resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body }),
           (err: unknown) =>
@@ -245,21 +266,43 @@ function timeoutFailure(url: URL, ms: number): TransportFailure {
   return new TransportFailure(`no answer from ${url.host} within ${ms / 1000}s`, 'TIMEOUT');
 }
 
-function checkPayloadSize(req: HttpRequest): void {
+/** The service takes at most 1 MB (URL and body): a larger request is a usage error, before anything is sent. */
+export function checkPayloadSize(req: Pick<HttpRequest, 'url' | 'body'>): void {
   const size = Buffer.byteLength(req.url.href) + Buffer.byteLength(req.body ?? '');
   if (size > MAX_PAYLOAD_BYTES) {
     throw new UsageError(`the request would be ${size} bytes; the service accepts at most 1 MB`);
   }
 }
 
-function readBody(res: IncomingMessage): Promise<string> {
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
+}
+
+/**
+ * Reads and drops a body nobody needs, then calls `done`: at its end, so that the connection is free for the next
+ * request, or as soon as it is longer than `limit`, closing the connection.
+ */
+function drainBody(res: IncomingMessage, limit: number, done: () => void): void {
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limit) return;
+    done();
+    res.destroy();
+  });
+  res.on('end', done);
+  res.on('close', done);
+  res.on('error', () => {}); // the status is all that counts
+}
+
+function readBody(res: IncomingMessage, limit = MAX_RESPONSE_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_RESPONSE_BYTES) {
-        res.destroy(new TransportFailure('the answer is larger than 256 MB', 'TOO_LARGE'));
+      if (size > limit) {
+        res.destroy(new TransportFailure(`the answer is larger than ${sizeText(limit)}`, 'TOO_LARGE'));
         return;
       }
       chunks.push(chunk);

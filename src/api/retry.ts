@@ -10,7 +10,12 @@ export type RetryPolicy =
   /** The token POST: like a read, but never on a 4xx other than 429. */
   | 'token'
   /** The event stream: like a read; its reconnects have their own pacing (`reconnectDelayMs`). */
-  | 'stream';
+  | 'stream'
+  /**
+   * An event POSTed to the app of `events tail --forward-to`: anything but a 2xx, and any failure that is not
+   * permanent, until it acknowledges (a delivery is at least once: the app tells repeats apart by the event id).
+   */
+  | 'forward';
 
 /** What came back from one attempt: an HTTP status, or a failure below HTTP. */
 export type AttemptOutcome =
@@ -56,6 +61,7 @@ export function classify(policy: RetryPolicy, outcome: AttemptOutcome, now: numb
   const askedMs = retryAfterMs(headers, now) ?? (status === 429 ? rateLimitResetMs(headers, now) : undefined);
   if (status === 429) return { retry: true, reason: '429 rate limited', askedMs };
   const reason = `${status} ${statusText}`;
+  if (policy === 'forward') return { retry: status < 200 || status >= 300, reason, askedMs };
   if (policy === 'write') return { retry: false, reason, askedMs };
   const retry = status >= 500 || (status === 408 && policy !== 'token');
   return { retry, reason, askedMs };

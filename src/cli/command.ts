@@ -1,5 +1,6 @@
 import { Command, type HelpContext, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import type { EnvironmentVariable } from '../help/environment.js';
 
 /** What can be completed where a value is expected. */
 export type ValueSpec =
@@ -11,13 +12,43 @@ export type ValueSpec =
   | { kind: 'profiles' }
   | { kind: 'file' };
 
-/** An option that also says what completes its value (read by the completion generator). */
+/**
+ * What an option's value is, for `svcadm commands --json` (every value arrives as text and is checked by svcadm): by
+ * convention its placeholder says it (`<n>`, `<duration>`, `<time>`, `<path>`, `<url>`; see `cli/catalog.ts`).
+ */
+export type ValueType = 'string' | 'integer' | 'duration' | 'time' | 'path' | 'url';
+
+/**
+ * An option that also says what completes its value (read by the completion generator) and, for scripts and agents
+ * (`svcadm commands --json`), what its value is, its default and the environment variable that stands in for it.
+ */
 export class SvcadmOption extends Option {
   completion: ValueSpec | undefined;
+  /** The default as the help says it, when commander has no default value (it is applied by svcadm). */
+  defaultText: string | undefined;
+  /** Read by svcadm itself, never by commander (commander's own `env()` would bypass svcadm's precedence rules). */
+  environmentName: string | undefined;
+  repeatable = false;
 
   completes(spec: ValueSpec): this {
     this.completion = spec;
     return this;
+  }
+
+  defaultIs(text: string): this {
+    this.defaultText = text;
+    return this;
+  }
+
+  environmentVariable(name: string): this {
+    this.environmentName = name;
+    return this;
+  }
+
+  /** May be given more than once; the values (mapped by `map`) arrive as an array, in order. */
+  repeated(map: (value: string) => unknown = (value) => value): this {
+    this.repeatable = true;
+    return this.argParser((value: string, previous: unknown[] | undefined) => [...(previous ?? []), map(value)]);
   }
 }
 
@@ -35,10 +66,15 @@ export function commandPath(command: Command): string[] {
 
 /** Every command of the tree: its metadata (environment, argument completion) is declared where it is built. */
 export class SvcadmCommand extends Command {
-  /** Environment lines its help shows; undefined: the tenant's (flags, profile store, colour). */
-  environmentLines: readonly string[] | undefined;
-  /** What completes the first positional argument, when it is not a subcommand. */
-  argumentCompletion: ValueSpec | undefined;
+  /** Environment variables its help lists; undefined: the tenant's (flags, profile store, colour). */
+  environmentVariables: readonly EnvironmentVariable[] | undefined;
+  /** What completes each positional argument (by position), when it is not a subcommand. */
+  argumentCompletions: ValueSpec[] = [];
+  /**
+   * Set on the root: shows a command's help another way (its `svcadm commands --json` entry, for `--help --json`),
+   * returning false to leave it to commander.
+   */
+  helpRenderer: ((command: SvcadmCommand) => boolean) | undefined;
 
   override createCommand(name?: string): SvcadmCommand {
     return new SvcadmCommand(name);
@@ -48,15 +84,25 @@ export class SvcadmCommand extends Command {
     return new SvcadmOption(flags, description);
   }
 
-  /** The environment variables this command reads, as lines of its help. */
-  environment(lines: readonly string[]): this {
-    this.environmentLines = lines;
+  /** The environment variables this command reads, listed in its help. */
+  environment(variables: readonly EnvironmentVariable[]): this {
+    this.environmentVariables = variables;
     return this;
   }
 
-  completesArgument(spec: ValueSpec): this {
-    this.argumentCompletion = spec;
+  completesArgument(spec: ValueSpec, position = 0): this {
+    this.argumentCompletions[position] = spec;
     return this;
+  }
+
+  override outputHelp(context?: HelpContext): void;
+  override outputHelp(cb: (str: string) => string): void;
+  override outputHelp(arg?: HelpContext | ((str: string) => string)): void {
+    let root: Command = this;
+    while (root.parent) root = root.parent;
+    if (root instanceof SvcadmCommand && root.helpRenderer?.(this)) return;
+    if (typeof arg === 'function') super.outputHelp(arg);
+    else super.outputHelp(arg);
   }
 
   /** A group named without a verb shows its help on stdout and succeeds, as gh and kubectl do. */

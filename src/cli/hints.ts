@@ -54,6 +54,7 @@ const REASON_HINTS: Readonly<Record<ErrorReason, (context: HintContext) => strin
     'plans allow 1, 4 or 8 event streams at once: stop another `svcadm events tail` (or other consumer), then try again',
   cursor_expired: () => 'restart with --since (e.g. `svcadm events tail --since 1h`)',
   invalid_cursor: () => 'check the cursor given with --from or held in the cursor file',
+  forward_failed: () => 'fix the app at --forward-to, then resume: the event it did not acknowledge is sent again',
 };
 
 /**

@@ -1,21 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { deleteConnectionUser, isUserNotFound } from '../api/endpoints.js';
 import type { DeleteUserResult } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
+import { CORRELATION_ID_LOGGED, correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 import { askLine } from '../util/prompt.js';
 
-/** What the service logs of `X-Correlation-ID`. */
-export const CORRELATION_ID_LOGGED = 64;
-/** Longer values are refused before sending: they would only be cut. */
-export const CORRELATION_ID_MAX = 1024;
 export const EMAIL_MAX = 254;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-// Visible ASCII and inner spaces: what an HTTP header value can carry unchanged.
-const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 export interface DeleteUserRaw {
   email?: string;
@@ -44,17 +38,7 @@ export function parseEmail(email: string | undefined): string {
 export function parseDeleteUserOptions(connectionId: string, raw: DeleteUserRaw): DeleteUserOptions {
   if (connectionId.trim() === '') throw new UsageError('the connection id must not be empty');
   const email = parseEmail(raw.email);
-  const correlationId = raw.correlationId;
-  if (correlationId !== undefined) {
-    if (!HEADER_SAFE.test(correlationId)) {
-      throw new UsageError('--correlation-id must be visible ASCII characters (spaces only inside)');
-    }
-    if (correlationId.length > CORRELATION_ID_MAX) {
-      throw new UsageError(
-        `--correlation-id must be at most ${CORRELATION_ID_MAX} characters, got ${correlationId.length}`,
-      );
-    }
-  }
+  const correlationId = parseCorrelationId(raw.correlationId);
   return { connectionId, email, yes: raw.yes === true, ifExists: raw.ifExists === true, correlationId };
 }
 
@@ -97,12 +81,7 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
     const answer = (await askLine(inv.ctx.io, question)).trim().toLowerCase();
     if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was deleted');
   }
-  const correlationId = opts.correlationId ?? randomUUID();
-  if (correlationId.length > CORRELATION_ID_LOGGED) {
-    io.warn(
-      `the correlation id is ${correlationId.length} characters; the tenant logs only the first ${CORRELATION_ID_LOGGED}: ${correlationId.slice(0, CORRELATION_ID_LOGGED)}`,
-    );
-  }
+  const correlationId = correlationIdFor(opts.correlationId, io);
   let result: DeleteUserResult;
   const base = { connection_id: opts.connectionId, email: opts.email };
   try {

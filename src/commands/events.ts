@@ -4,15 +4,25 @@ import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
 import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
-import { interruption, UsageError } from '../errors.js';
+import type { Env } from '../context.js';
+import { CliError, Interrupted, interruption, UsageError } from '../errors.js';
+import { announceForwarding, type Delivery, EventForwarder } from '../forward/forwarder.js';
+import {
+  FORWARD_SECRET_ENV,
+  type ForwardTarget,
+  parseForwardTarget,
+  type RawForwardOptions,
+} from '../forward/target.js';
+import { TENANT_ENVIRONMENT } from '../help/environment.js';
 import type { LineSink, StreamFormats } from '../io/printer.js';
 import { formatEventLine } from '../render/event-line.js';
 import { neutralize } from '../render/sanitize.js';
 import type { TailStatus } from '../render/tail-view.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';
+import { shellWord } from '../util/shell-word.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
-export interface RawTailOptions {
+export interface RawTailOptions extends RawForwardOptions {
   type?: string[];
   from?: string;
   since?: string;
@@ -31,6 +41,8 @@ export interface TailOptions {
   durationMs: number | undefined;
   cursorFile: string | undefined;
   maxReconnects: number | undefined;
+  /** `--forward-to`: where each event is delivered before it counts as seen. */
+  forward: ForwardTarget | undefined;
 }
 
 /** `--type` values: repeatable, comma lists, each one of the 25 types (else the nearest is suggested). */
@@ -84,7 +96,7 @@ export function parseSince(text: string, now: number): string {
   return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
 }
 
-export function parseTailOptions(raw: RawTailOptions, now: number): TailOptions {
+export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}): TailOptions {
   if (raw.from !== undefined && raw.since !== undefined) {
     throw new UsageError('--from and --since cannot be combined', '--from resumes at a cursor, --since at a time');
   }
@@ -103,6 +115,7 @@ export function parseTailOptions(raw: RawTailOptions, now: number): TailOptions 
     cursorFile: raw.cursorFile,
     maxReconnects:
       raw.maxReconnects === undefined ? undefined : parseIntegerOption(raw.maxReconnects, '--max-reconnects', 0),
+    forward: parseForwardTarget(raw, env),
   };
 }
 
@@ -119,10 +132,6 @@ function typeList(): string {
   return [...lines, line].join('\n');
 }
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 export function registerEventsCommands(program: SvcadmCommand, host: Host): void {
   const events = program.command('events').description('the tenant event stream');
   events
@@ -130,7 +139,7 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
     .description('follow the event stream (GET /events, Server-Sent Events)')
     .addOption(
       option('--type <type>', 'only these event types (repeatable, or a comma list)')
-        .argParser(collect)
+        .repeated()
         .completes({ kind: 'list', values: EVENT_TYPES }),
     )
     .option('--from <cursor>', 'resume after this cursor (an offset from a previous run)')
@@ -144,6 +153,17 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
       ).completes({ kind: 'file' }),
     )
     .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
+    .option('--forward-to <url>', 'POST each event to this app (https, or http on loopback); 2xx acknowledges it')
+    .addOption(
+      option(
+        '--forward-secret <secret>',
+        'sign forwarded events with this secret (default: a new one, printed)',
+      ).environmentVariable(FORWARD_SECRET_ENV),
+    )
+    .environment([
+      ...TENANT_ENVIRONMENT,
+      { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },
+    ])
     .addHelpText('after', `\nEvent types:\n${typeList()}`)
     .addHelpText(
       'after',
@@ -151,22 +171,24 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
         'svcadm events tail',
         'svcadm events tail --type user.created,user.deleted --since 15m',
         'svcadm events tail --cursor-file .svcadm-cursor --duration 5m -o ndjson | jq -c .',
+        'svcadm events tail --forward-to http://localhost:3000/webhooks --cursor-file .svcadm-cursor',
       ),
     )
     .action(
       host.action<[], RawTailOptions>((inv, _args, raw) =>
-        runEventsTail(inv, parseTailOptions(raw, inv.ctx.clock.now())),
+        runEventsTail(inv, parseTailOptions(raw, inv.ctx.clock.now(), inv.ctx.env)),
       ),
     );
 }
 
-type EventItem = Extract<TailItem, { kind: 'event' }>;
+/** An event as shown: with the status the app acknowledged it with when forwarding. */
+type EventItem = Extract<TailItem, { kind: 'event' }> & { acknowledged?: Delivery | undefined };
 
 /** How an event is printed: its payload spliced as NDJSON, one line of text, or the live view. */
 function eventFormats(clock: Clock): StreamFormats<EventItem, TailStatus> {
   return {
     json: (item) => payloadJson(item.type, item.data),
-    line: (item, color, width) => formatEventLine(item.payload(), color, width),
+    line: (item, color, width) => formatEventLine(item.payload(), color, width, item.acknowledged),
     live: async (io, initial, color) => {
       const { tailScreenSink } = await import('../io/tail-screen.js');
       return tailScreenSink(io, initial, color, clock);
@@ -191,6 +213,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
   const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
+  if (opts.forward) announceForwarding(inv.out, opts.forward);
   const { sink, line } = await inv.out.stream(eventFormats(clock), status);
   const refresh = () => {
     const now = clock.now();
@@ -203,6 +226,20 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const ticker = sink.status ? clock.setInterval(refresh, 1000) : undefined;
   let cursor = start;
   let seen = 0;
+  // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged.
+  const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, sink.notice);
+  let failure: CliError | undefined;
+  let out = '';
+  let written = cursor;
+  // What is printed so far, and the cursor past it: after each batch (each acknowledged event in the live view).
+  const flush = async () => {
+    if (out !== '') await sink.write(out);
+    out = '';
+    status.seen = seen;
+    status.cursor = cursor;
+    if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
+    written = cursor;
+  };
   try {
     const subscription = subscribeEvents({
       api,
@@ -215,14 +252,17 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       random: ctx.random,
     });
     for await (const batch of subscription) {
-      let out = '';
       let full = false;
-      const before = cursor;
       for (const item of batch) {
         if (item.kind === 'event') {
-          out += line(item);
-          seen++;
+          if (forwarder && signal.aborted) break;
+          const acknowledged = forwarder ? await forwarder.deliver(item) : undefined;
+          if (!forwarder || acknowledged) {
+            out += line(acknowledged ? { ...item, acknowledged } : item);
+            seen++;
+          }
           if (item.offset !== undefined) cursor = item.offset;
+          if (forwarder && sink.status) await flush();
           if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
             full = true;
             break;
@@ -230,13 +270,15 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         } else if (item.kind === 'cursor') cursor = item.offset;
         else report(item, sink, status);
       }
-      if (out !== '') await sink.write(out);
-      status.seen = seen;
-      status.cursor = cursor;
-      if (cursor !== undefined && cursor !== before) cursorFile?.update(cursor);
+      await flush();
       if (sink.status && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
       if (full) break;
     }
+  } catch (err) {
+    // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
+    if (!(err instanceof Interrupted) && !(err instanceof CliError && err.reason === 'forward_failed')) throw err;
+    if (!(err instanceof Interrupted)) failure = err;
+    await flush();
   } finally {
     timer?.cancel();
     ticker?.cancel();
@@ -244,16 +286,17 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     sink.close();
     await cursorFile?.flush();
   }
-  if (!ctx.interrupt.aborted) return;
+  if (!ctx.interrupt.aborted && failure === undefined) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
   const filters = opts.types.length > 0 ? ` --type ${opts.types.join(',')}` : '';
-  inv.io.stderr.write(`svcadm: interrupted after ${count}\n`);
+  const forward = opts.forward ? ` --forward-to ${shellWord(opts.forward.url.href)}` : '';
+  inv.io.stderr.write(`svcadm: ${failure ? 'stopped' : 'interrupted'} after ${count}\n`);
   const resume =
     cursor !== undefined
       ? `--from ${cursor}`
       : `--since ${opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`}`;
-  inv.io.stderr.write(`resume with: svcadm events tail ${resume}${filters}\n`);
-  throw interruption(ctx.interrupt, true);
+  inv.io.stderr.write(`resume with: svcadm events tail ${resume}${filters}${forward}\n`);
+  throw failure ?? interruption(ctx.interrupt, true);
 }
 
 function report(

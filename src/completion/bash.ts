@@ -70,8 +70,8 @@ _svcadm() {
   else
     _svcadm_commands "$cmdpath"
     if [[ \${#_svcadm_r[@]} == 0 ]]; then
-      [[ $npos == 0 && $help == 0 ]] || return
-      _svcadm_argument "$cmdpath"
+      [[ $help == 0 ]] || return
+      _svcadm_argument "$cmdpath" "$npos"
       _svcadm_reply_values "$cur" ''
       return
     fi

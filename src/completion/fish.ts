@@ -51,6 +51,12 @@ function __svcadm_at -a want
     test "$s[1]" = 0 -a "$s[2]" = 0 -a "$s[3]" = "$want"
 end
 
+# At this command, where its positional argument number n (from 0) goes.
+function __svcadm_arg -a want n
+    set -l s (string split -m 2 ' ' -- (__svcadm_state))
+    test "$s[1]" = 0 -a "$s[2]" = "$n" -a "$s[3]" = "$want"
+end
+
 # After \`help\` and this command path: a subcommand's name goes here.
 function __svcadm_help_at -a want
     set -l s (string split -m 2 ' ' -- (__svcadm_state))
@@ -166,9 +172,11 @@ export function fishScript(root: CommandSpec): string {
     if (c.helpCommand) {
       out.push(`complete -c svcadm -n ${fishQuote(at)} -a help -d 'show help for a command'`);
     }
-    if (c.commands.length === 0 && c.argument) {
-      const line = argumentLine(c.argument, at);
-      if (line) out.push(line);
+    if (c.commands.length === 0) {
+      c.arguments.forEach((spec, position) => {
+        const line = argumentLine(spec, `__svcadm_arg ${arg(c)} ${position}`);
+        if (line) out.push(line);
+      });
     }
   }
   return `${out.join('\n')}\n`;

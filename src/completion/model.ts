@@ -1,5 +1,6 @@
-import { type Command, Help, type Option } from 'commander';
-import { SvcadmCommand, SvcadmOption, type ValueSpec } from '../cli/command.js';
+import type { Command, Option } from 'commander';
+import type { ValueSpec } from '../cli/command.js';
+import { argumentValueSpecs, CommandTree, optionValueSpec } from '../cli/tree.js';
 
 export type { ValueSpec } from '../cli/command.js';
 
@@ -19,8 +20,8 @@ export interface CommandSpec {
   /** Own options; the root's are global and valid at every level. */
   options: OptionSpec[];
   commands: CommandSpec[];
-  /** The value of the first positional argument, when it is not a subcommand. */
-  argument: ValueSpec | undefined;
+  /** What each positional argument takes (by position), when the command has no subcommands. */
+  arguments: ValueSpec[];
   /** commander's implicit `help [command]` exists at this level. */
   helpCommand: boolean;
 }
@@ -30,48 +31,24 @@ export const DYNAMIC_COMMAND = '__complete';
 
 function optionSpec(option: Option): OptionSpec {
   const names = [option.short, option.long].filter((n): n is string => n !== undefined);
-  const takesValue = option.required || option.optional;
-  let value: ValueSpec | undefined;
-  if (takesValue) {
-    value =
-      (option instanceof SvcadmOption ? option.completion : undefined) ??
-      (option.argChoices ? { kind: 'choices', values: [...option.argChoices] } : { kind: 'any' });
-  }
-  return { names, description: option.description, value };
+  return { names, description: option.description, value: optionValueSpec(option) };
 }
 
-function argumentSpec(command: Command): ValueSpec | undefined {
-  const first = command.registeredArguments[0];
-  if (!first) return undefined;
-  const declared = command instanceof SvcadmCommand ? command.argumentCompletion : undefined;
-  return declared ?? (first.argChoices ? { kind: 'choices', values: [...first.argChoices] } : { kind: 'any' });
-}
-
-function commandSpec(command: Command, path: string[], help: Help, isRoot: boolean): CommandSpec {
-  // commander's implicit help command is not in `commands`; svcadm's own (`help [command...]`) is.
-  const visible = help.visibleCommands(command);
-  const isHelp = (c: Command): boolean => c.name() === 'help';
-  const options = help
-    .visibleOptions(command)
-    // `--version` is the root's only; `--help` is everyone's, so the root lists it as a global.
-    .filter((o) => isRoot || o.long !== '--help')
-    .map(optionSpec);
+function commandSpec(command: Command, path: string[], tree: CommandTree): CommandSpec {
   return {
     name: command.name(),
     path,
     description: command.description(),
-    options,
-    commands: visible
-      .filter((c) => command.commands.includes(c) && !isHelp(c))
-      .map((c) => commandSpec(c, [...path, c.name()], help, false)),
-    argument: argumentSpec(command),
-    helpCommand: visible.some(isHelp),
+    options: tree.options(command).map(optionSpec),
+    commands: tree.subcommands(command).map((c) => commandSpec(c, [...path, c.name()], tree)),
+    arguments: argumentValueSpecs(command),
+    helpCommand: tree.hasHelpCommand(command),
   };
 }
 
 /** The completion model of a commander program: visible commands and options, with the values they accept. */
 export function completionModel(program: Command): CommandSpec {
-  return commandSpec(program, [], new Help(), true);
+  return commandSpec(program, [], new CommandTree());
 }
 
 /** Every command of the model, depth first, root included. */

@@ -69,11 +69,13 @@ export function shDataFunctions(root: CommandSpec): string {
   }
   out.push('    *) _svcadm_k=flag ;;', '  esac', '}', '');
 
-  out.push('# Sets _svcadm_k (and _svcadm_r) to what the first argument of the command path $1 takes.');
-  out.push('_svcadm_argument() {', '  _svcadm_r=()', '  case "$1" in');
+  out.push('# Sets _svcadm_k (and _svcadm_r) to what argument number $2 (from 0) of the command path $1 takes.');
+  out.push('_svcadm_argument() {', '  _svcadm_r=()', '  case "$1|$2" in');
   for (const c of commands) {
-    if (c.commands.length > 0 || c.argument === undefined || c.argument.kind === 'any') continue;
-    out.push(`    ${key(c.path)}) ${valueLines(c.argument)} ;;`);
+    if (c.commands.length > 0) continue;
+    c.arguments.forEach((spec, position) => {
+      if (spec.kind !== 'any') out.push(`    ${shQuote(`${c.path.join(' ')}|${position}`)}) ${valueLines(spec)} ;;`);
+    });
   }
   out.push('    *) _svcadm_k=any ;;', '  esac', '}', '');
 

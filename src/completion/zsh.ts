@@ -59,8 +59,8 @@ _svcadm() {
   if (( \${#_svcadm_r} )); then
     (( help )) && _svcadm_r=(\${_svcadm_r:#help:*})
     _describe -t commands command _svcadm_r
-  elif (( npos == 0 && help == 0 )); then
-    _svcadm_argument "$cmdpath"
+  elif (( help == 0 )); then
+    _svcadm_argument "$cmdpath" "$npos"
     _svcadm_complete_values argument
   fi
 }

@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { Command } from 'commander';
 import { SvcadmCommand } from '../cli/command.js';
 import { UsageError } from '../errors.js';
-import { TENANT_ENVIRONMENT } from './environment.js';
+import { type EnvironmentVariable, environmentLines, TENANT_ENVIRONMENT } from './environment.js';
 
 /** The text a command adds after its help (its examples), captured instead of printed. */
 function afterHelpText(command: Command): string {
@@ -12,11 +12,22 @@ function afterHelpText(command: Command): string {
   return text;
 }
 
-function firstExample(command: Command): string | undefined {
-  const own = afterHelpText(command)
+/** The examples a command's help shows (`svcadm policies get rlp_01HZX3`), without the `$ ` prompt. */
+export function examplesOf(command: Command): string[] {
+  return afterHelpText(command)
     .split('\n')
-    .find((line) => line.startsWith('  $ '));
-  return own ?? command.commands.map(firstExample).find((e) => e !== undefined);
+    .filter((line) => line.startsWith('  $ '))
+    .map((line) => line.slice(4));
+}
+
+/** The environment variables a command reads: declared on it, else the tenant's. */
+export function environmentOf(command: Command): readonly EnvironmentVariable[] {
+  return (command instanceof SvcadmCommand ? command.environmentVariables : undefined) ?? TENANT_ENVIRONMENT;
+}
+
+function firstExample(command: Command): string | undefined {
+  const own = examplesOf(command)[0];
+  return own === undefined ? command.commands.map(firstExample).find((e) => e !== undefined) : `  $ ${own}`;
 }
 
 /** A group's examples: the first one of each of its commands. */
@@ -26,8 +37,7 @@ function groupExamples(group: Command): string {
 }
 
 function environmentSection(command: Command): string {
-  const declared = command instanceof SvcadmCommand ? command.environmentLines : undefined;
-  const lines = declared ?? TENANT_ENVIRONMENT;
+  const lines = environmentLines(environmentOf(command));
   if (lines.length === 0) return '';
   const gap = afterHelpText(command).endsWith('\n\n') ? '' : '\n';
   return `${gap}Environment:\n${lines.join('\n')}\n`;

@@ -1,13 +1,76 @@
-/** Lines of the "Environment:" help sections, declared on each command with `.environment([...])`. */
+/** The environment variables a command reads, declared on it with `.environment([...])`: its help lists them. */
+export interface EnvironmentVariable {
+  readonly names: readonly string[];
+  readonly description: string;
+}
 
-const CREDENTIALS =
-  '  SVCADM_PROFILE, SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET, SVCADM_TOKEN,\n' +
-  '  SVCADM_AUTH_URL, SVCADM_AUDIENCE   stand in for the flags of the same name';
-export const PROFILE_ENV = '  SVCADM_PROFILE                     stands in for -p, --profile';
-export const STORE_ENV = '  SVCADM_CONFIG_DIR                  folder of the profile store and token cache';
-export const COLOUR_ENV = '  NO_COLOR, FORCE_COLOR              colour on terminals';
-const COLOUR_PROGRESS = '  NO_COLOR, FORCE_COLOR, CI          colour and progress on terminals';
-export const COMPLETION_ENV = '  SVCADM_CONFIG_DIR                  profile names are completed from the store here';
+const CREDENTIALS: EnvironmentVariable = {
+  names: [
+    'SVCADM_PROFILE',
+    'SVCADM_DOMAIN',
+    'SVCADM_CLIENT_ID',
+    'SVCADM_CLIENT_SECRET',
+    'SVCADM_CLIENT_ASSERTION_KEY',
+    'SVCADM_CLIENT_ASSERTION_ALG',
+    'SVCADM_TOKEN',
+    'SVCADM_AUTH_URL',
+    'SVCADM_AUDIENCE',
+  ],
+  description: 'stand in for the flags of the same name',
+};
+export const PROFILE_ENV: EnvironmentVariable = {
+  names: ['SVCADM_PROFILE'],
+  description: 'stands in for -p, --profile',
+};
+export const STORE_ENV: EnvironmentVariable = {
+  names: ['SVCADM_CONFIG_DIR'],
+  description: 'folder of the profile store and token cache',
+};
+export const COLOUR_ENV: EnvironmentVariable = {
+  names: ['NO_COLOR', 'FORCE_COLOR'],
+  description: 'colour on terminals',
+};
+const COLOUR_PROGRESS: EnvironmentVariable = {
+  names: ['NO_COLOR', 'FORCE_COLOR', 'CI'],
+  description: 'colour and progress on terminals',
+};
+export const COMPLETION_ENV: EnvironmentVariable = {
+  names: ['SVCADM_CONFIG_DIR'],
+  description: 'profile names are completed from the store here',
+};
 
 /** What every command that talks to the tenant reads (the default); the root's help lists it too. */
-export const TENANT_ENVIRONMENT: readonly string[] = [CREDENTIALS, STORE_ENV, COLOUR_PROGRESS];
+export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [CREDENTIALS, STORE_ENV, COLOUR_PROGRESS];
+
+const NAMES_WIDTH = 35;
+const LINE_WIDTH = 88;
+
+/**
+ * The help lines for `variables`: names, then the description at a fixed column. A list of names too long for that
+ * column ends on the description's line and starts on the lines before it.
+ */
+export function environmentLines(variables: readonly EnvironmentVariable[]): string[] {
+  return variables.map(({ names, description }) => {
+    const last: string[] = [];
+    let rest = [...names];
+    while (rest.length > 0 && [rest[rest.length - 1], ...last].join(', ').length <= NAMES_WIDTH - 2) {
+      last.unshift(rest.pop() as string);
+    }
+    if (last.length === 0) {
+      last.unshift(rest.pop() as string);
+    }
+    const lines: string[] = [];
+    let line = '';
+    for (const name of rest) {
+      const next = line === '' ? `  ${name},` : `${line} ${name},`;
+      if (next.length > LINE_WIDTH && line !== '') {
+        lines.push(line);
+        line = `  ${name},`;
+      } else line = next;
+    }
+    if (line !== '') lines.push(line);
+    rest = [];
+    lines.push(`  ${last.join(', ').padEnd(NAMES_WIDTH)}${description}`);
+    return lines.join('\n');
+  });
+}

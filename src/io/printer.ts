@@ -119,6 +119,30 @@ export class Printer {
     await this.#io.write(this.#formatChosen && this.#format !== 'table' ? jsonLine(value) : text);
   }
 
+  /** An answer with nothing to show (a 204): nothing on stdout in any format, `text` on stderr in the table view. */
+  empty(text: string): void {
+    if (this.#format === 'table') this.#io.notice(text);
+  }
+
+  /**
+   * Reference text for people (`svcadm commands`), or its value when a script asked for JSON (`-o json`, `--json`):
+   * like a banner, it is text by default even off a terminal.
+   */
+  async reference(value: unknown, text: string): Promise<void> {
+    if (asksForData({ format: this.#format, formatChosen: this.#formatChosen })) return this.#values(value);
+    await this.#io.write(text);
+  }
+
+  /**
+   * Side information about what is being done (a correlation id, a signing secret) on stderr: one JSON line when a
+   * script asked for JSON, else `text`. Not with --quiet unless `always` (what cannot be learnt another way).
+   */
+  aside(value: Readonly<Record<string, unknown>>, text: string, always = false): void {
+    if (this.#io.quiet && !always) return;
+    const json = asksForData({ format: this.#format, formatChosen: this.#formatChosen });
+    this.#io.stderr.write(json ? jsonLine(value) : `${text}\n`);
+  }
+
   /** Where a stream of items goes: NDJSON lines, plain lines off a terminal, or the live view on one. */
   async stream<I, S>(formats: StreamFormats<I, S>, initial: S): Promise<{ sink: LineSink<S>; line(item: I): string }> {
     const io = this.#io;
@@ -158,6 +182,25 @@ export class Printer {
 
 /** How a failure is shown, from whatever of the global options could be read. */
 export type ErrorView = Pick<Globals, 'format' | 'formatChosen' | 'debug'>;
+
+/** JSON was asked for (`-o json|ndjson`, `--json`), not merely the default off a terminal. */
+function asksForData(view: { readonly format: OutputFormat; readonly formatChosen: boolean }): boolean {
+  return view.formatChosen && view.format !== 'table';
+}
+
+/**
+ * `--help` with JSON asked for: writes the command's catalog entry (`svcadm commands --json`) and returns true;
+ * false leaves the help to commander. Called before the global options are parsed, from what commander read.
+ */
+export function writeHelpEntry(
+  stdout: IOStreams['stdout'],
+  view: Pick<ErrorView, 'format' | 'formatChosen'> | undefined,
+  entry: () => unknown,
+): boolean {
+  if (view === undefined || !asksForData(view)) return false;
+  stdout.write(jsonDocument(entry()));
+  return true;
+}
 
 const BUG_HINT = 'this is a bug in svcadm; run again with --debug and report what it prints';
 

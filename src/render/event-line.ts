@@ -71,16 +71,26 @@ function clockOf(time: unknown): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
-/** One event as one terminal line: time, type coloured by group, id, summary; every service string neutralised. */
-export function formatEventLine(payload: Record<string, unknown>, color: boolean, width: number): string {
+/**
+ * One event as one terminal line: time, type coloured by group, id, the status the forwarding app acknowledged it
+ * with (`events tail --forward-to`), summary; every service string neutralised.
+ */
+export function formatEventLine(
+  payload: Record<string, unknown>,
+  color: boolean,
+  width: number,
+  acknowledged?: { status: number },
+): string {
   const event = record(payload.event);
   const type = neutralize(String(payload.type));
   const group = eventGroup(type);
   const id = clip(neutralize(text(event?.id) ?? '-'), ID_WIDTH);
-  const head = `${clockOf(event?.time)}  ${type.padEnd(TYPE_WIDTH)}  ${id.padEnd(ID_WIDTH)}  `;
+  const badge = acknowledged ? `[${acknowledged.status}]  ` : '';
+  const head = `${clockOf(event?.time)}  ${type.padEnd(TYPE_WIDTH)}  ${id.padEnd(ID_WIDTH)}  ${badge}`;
   const room = Math.max(10, width - 1 - head.length);
   const summary = clip(neutralize(eventSummary(payload)), room);
   if (!color) return `${head}${summary}`.trimEnd();
   const typeText = paint(group ? GROUP_COLOR[group] : 37, type.padEnd(TYPE_WIDTH), true);
-  return `${paint(90, clockOf(event?.time), true)}  ${typeText}  ${paint(90, id.padEnd(ID_WIDTH), true)}  ${summary}`.trimEnd();
+  const badgeText = badge === '' ? '' : paint(32, badge, true);
+  return `${paint(90, clockOf(event?.time), true)}  ${typeText}  ${paint(90, id.padEnd(ID_WIDTH), true)}  ${badgeText}${summary}`.trimEnd();
 }

@@ -168,6 +168,12 @@ describe('the retry rule', () => {
     ['write', 429, true],
     ['stream', 408, true],
     ['stream', 410, false],
+    ['forward', 200, false],
+    ['forward', 204, false],
+    ['forward', 302, true],
+    ['forward', 400, true],
+    ['forward', 410, true],
+    ['forward', 500, true],
   ] as const)('%s: %i is retried: %s', (policy, status, retry) => {
     expect(classify(policy, { status, statusText: '', headers: {} }, now).retry).toBe(retry);
   });
@@ -177,6 +183,9 @@ describe('the retry rule', () => {
     ['write', 'ECONNRESET', false, false],
     ['write', 'ECONNREFUSED', false, true],
     ['write', 'TIMEOUT', false, false],
+    ['forward', 'TIMEOUT', false, true],
+    ['forward', 'ECONNRESET', false, true],
+    ['forward', 'TLS', true, false],
   ] as const)('%s: a %s failure (permanent: %s) is retried: %s', (policy, code, permanent, retry) => {
     expect(classify(policy, { failure: { code, message: code, permanent } }, now).retry).toBe(retry);
   });

@@ -165,6 +165,18 @@ describe('bash script', () => {
     expect(bashComplete('svcadm', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete('svcadm', 'policies', 'get', '')).toEqual([]);
   });
+
+  it('completes api methods and the paths of the interface, by position', () => {
+    expect(bashComplete('svcadm', 'api', 'P')).toEqual(['POST', 'PUT', 'PATCH']);
+    expect(bashComplete('svcadm', 'api', '/u')).toEqual(['/users/{id}/permissions']);
+    expect(bashComplete('svcadm', 'api', 'DELETE', '/c')).toEqual([
+      '/connections-directory-provisionings',
+      '/connections/{id}/users',
+    ]);
+    expect(bashComplete('svcadm', 'api', 'GET', '/users/x/permissions', '')).toEqual([]);
+    expect(bashComplete('svcadm', 'api', '-X', 'PA')).toEqual(['PATCH']);
+    expect(bashComplete('svcadm', 'api', '-H', 'x', '--inp')).toEqual(['--input']);
+  });
 });
 
 describe('zsh script', () => {
@@ -187,6 +199,8 @@ describe('zsh script', () => {
     expect(zshComplete('svcadm', 'users', 'permissions', 'u1', '-o', '')).toEqual(['table', 'json', 'ndjson']);
     expect(zshComplete('svcadm', '-p', '')).toEqual(['prod', 'staging']);
     expect(zshComplete('svcadm', 'help', 'events', '')).toEqual(['tail']);
+    expect(zshComplete('svcadm', 'api', 'PATCH', '/r')).toEqual(['/rate-limit-policies/{id}']);
+    expect(zshComplete('svcadm', 'api', 'D')).toEqual(['DELETE']);
   });
 });
 
@@ -204,5 +218,8 @@ describe('fish script', () => {
     expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'table']);
     expect(fishComplete('svcadm profiles show ')).toEqual(['prod', 'staging']);
     expect(fishComplete('svcadm help policies ')).toEqual(['get']);
+    expect(fishComplete('svcadm api PUT /r')).toEqual(['/rate-limit-policies/{id}']);
+    expect(fishComplete('svcadm api G')).toEqual(['GET']);
+    expect(fishComplete('svcadm api -X DE')).toEqual(['DELETE']);
   });
 });

@@ -1,0 +1,36 @@
+import { catalogOf, catalogText, commandEntry } from '../cli/catalog.js';
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host } from '../cli/host.js';
+import { errorViewOf, type RawGlobalOptions } from '../global-options.js';
+import { COLOUR_ENV } from '../help/environment.js';
+import { writeHelpEntry } from '../io/printer.js';
+
+/**
+ * `svcadm commands [--json]`, and `--help --json` on any command: the command tree read off commander, for people and
+ * for scripts and agents that build calls.
+ */
+export function registerCommandsCommand(program: SvcadmCommand, host: Host): void {
+  program
+    .command('commands')
+    .description('list every command; with --json, every argument, option, exit code and example')
+    .environment([COLOUR_ENV])
+    .addHelpText(
+      'after',
+      examples(
+        'svcadm commands',
+        "svcadm commands --json | jq '.commands[] | .commands[]?.command'",
+        'svcadm users permissions --help --json | jq .options',
+      ),
+    )
+    .action(
+      host.action<[], object>(async (inv) => {
+        const catalog = catalogOf(program);
+        await inv.out.reference(catalog, catalogText(catalog));
+      }),
+    );
+
+  program.helpRenderer = (command) =>
+    writeHelpEntry(host.ctx.io.stdout, errorViewOf(program.opts<RawGlobalOptions>(), host.ctx.io), () =>
+      command === program ? catalogOf(program) : commandEntry(command),
+    );
+}

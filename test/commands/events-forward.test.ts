@@ -1,0 +1,395 @@
+import { spawn } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Interrupted } from '../../src/errors.js';
+import { VirtualClock } from '../helpers/clock.js';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
+import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+let emu: TestEmulator | undefined;
+let receivers: Array<{ close(): Promise<void> }> = [];
+
+afterEach(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  receivers = [];
+  await emu?.close();
+  emu = undefined;
+});
+
+async function emulator(): Promise<TestEmulator> {
+  emu = await startTestEmulator({ events: 200, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5 });
+  return emu;
+}
+
+function envOf(e: TestEmulator): Record<string, string> {
+  return { ...e.env, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+}
+
+/** What the app does with one delivery attempt. */
+type Reply = number | 'hang' | 'reset' | { status: number; headers?: Record<string, string>; body?: string };
+
+/**
+ * A loopback app that answers each attempt as `reply` says (given the attempt's number and how often this event was
+ * tried before) and records every attempt; `onRequest` runs as each arrives (e.g. to read the cursor file).
+ */
+async function app(
+  reply: (attempt: number, tries: number, req: Recorded) => Reply,
+  opts: { clock?: VirtualClock; onRequest?: (req: Recorded) => void } = {},
+) {
+  const tries = new Map<string, number>();
+  let attempt = 0;
+  const server = await startLoopback([
+    (req, res: ServerResponse) => {
+      opts.onRequest?.(req);
+      const offset = String(req.headers['svcadm-offset']);
+      const before = tries.get(offset) ?? 0;
+      tries.set(offset, before + 1);
+      const answer = reply(attempt++, before, req);
+      if (answer === 'hang') {
+        // The CLI's request time limit runs on the virtual clock: move it past the 30 s default.
+        opts.clock?.advance(30_000);
+        return;
+      }
+      if (answer === 'reset') {
+        res.socket?.destroy();
+        return;
+      }
+      const { status, headers = {}, body = '' } = typeof answer === 'number' ? { status: answer } : answer;
+      res.writeHead(status, headers);
+      res.end(body);
+    },
+  ]);
+  receivers.push(server);
+  return { ...server, hook: `${server.url}/hooks/svcadm?key=k1` };
+}
+
+/** The NDJSON a plain tail prints for the same events: what forwarding must deliver, in this order. */
+async function plainTail(env: Record<string, string>, count: number): Promise<string[]> {
+  const r = await runCli(['events', 'tail', '--since', '7d', '--max-events', String(count)], { env });
+  expect(r.code).toBe(0);
+  return r.stdout.trim().split('\n');
+}
+
+function offsetOf(line: string): string {
+  return (JSON.parse(line) as { offset: string }).offset;
+}
+
+/** How a receiver checks svcadm-signature: HMAC-SHA256 over `<t>.<raw body>`, compared in constant time. */
+function verify(secret: string, header: string | string[] | undefined, rawBody: string): number | undefined {
+  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(header));
+  if (!match) return undefined;
+  const [, t, given] = match as unknown as [string, string, string];
+  const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+  return timingSafeEqual(expected, Buffer.from(given, 'hex')) ? Number(t) : undefined;
+}
+
+describe('events tail --forward-to', () => {
+  it('POSTs each payload in stream order, signed, and prints what was acknowledged', async () => {
+    const e = await emulator();
+    const env = envOf(e);
+    const expected = await plainTail(env, 5);
+    const clock = new VirtualClock(Date.parse('2026-03-01T12:00:00Z'));
+    const receiver = await app(() => 204);
+    const r = await runCli(['events', 'tail', '--since', '7d', '--max-events', '5', '--forward-to', receiver.hook], {
+      env,
+      clock,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(expected);
+    const secret = /signing secret (fwsec_[\w-]{32}) /.exec(r.stderr)?.[1] ?? '';
+    expect(r.stderr).toBe(
+      `Forwarding events to ${receiver.hook} — signing secret ${secret} (set SVCADM_FORWARD_SECRET to keep one)\n`,
+    );
+    expect(receiver.requests.map((q) => q.body)).toEqual(expected);
+    for (const [i, q] of receiver.requests.entries()) {
+      const payload = JSON.parse(expected[i] as string) as { type: string; offset: string };
+      expect(q.method).toBe('POST');
+      expect(q.url).toBe('/hooks/svcadm?key=k1');
+      expect(q.headers['content-type']).toBe('application/json');
+      expect(q.headers['svcadm-event-type']).toBe(payload.type);
+      expect(q.headers['svcadm-offset']).toBe(payload.offset);
+      expect(q.headers.authorization).toBeUndefined();
+      expect(verify(secret, q.headers['svcadm-signature'], q.body)).toBe(Date.parse('2026-03-01T12:00:00Z') / 1000);
+      expect(verify('fwsec_someone-else-secret-000000', q.headers['svcadm-signature'], q.body)).toBeUndefined();
+      expect(verify(secret, q.headers['svcadm-signature'], `${q.body} `)).toBeUndefined();
+    }
+  });
+
+  it('signs with --forward-secret or SVCADM_FORWARD_SECRET, and announces as JSON when JSON was asked for', async () => {
+    const e = await emulator();
+    const receiver = await app(() => 200);
+    const secret = 'whsec-0123456789abcdef';
+    const flag = await runCli(
+      [
+        'events',
+        'tail',
+        '--since',
+        '7d',
+        '--max-events',
+        '1',
+        '--forward-to',
+        receiver.hook,
+        '--forward-secret',
+        secret,
+      ],
+      { env: envOf(e) },
+    );
+    expect(flag.stderr).toBe(`Forwarding events to ${receiver.hook}\n`);
+    const fromEnv = await runCli(
+      ['events', 'tail', '--since', '7d', '--max-events', '1', '--forward-to', receiver.hook, '-o', 'ndjson'],
+      { env: { ...envOf(e), SVCADM_FORWARD_SECRET: secret } },
+    );
+    expect(fromEnv.stderr).toBe(`{"forward_to":"${receiver.hook}"}\n`);
+    const generated = await runCli(
+      ['events', 'tail', '--since', '7d', '--max-events', '1', '--forward-to', receiver.hook, '--json', '-q'],
+      { env: envOf(e) },
+    );
+    const announced = JSON.parse(generated.stderr) as { forward_to: string; signing_secret: string };
+    expect(announced.forward_to).toBe(receiver.hook);
+    for (const [i, key] of [secret, secret, announced.signing_secret].entries()) {
+      const q = receiver.requests[i] as Recorded;
+      expect(verify(key, q.headers['svcadm-signature'], q.body)).toBeTypeOf('number');
+    }
+  });
+
+  it('survives an app that fails, times out, drops the connection, talks too much and recovers: nothing lost, repeated or reordered', async () => {
+    const e = await emulator();
+    const env = envOf(e);
+    const expected = await plainTail(env, 8);
+    const clock = new VirtualClock();
+    const file = join(tempConfigDir(), 'cursor');
+    const acknowledged: string[] = [];
+    const offsets = expected.map(offsetOf);
+    const receiver = await app(
+      (_attempt, tries, req) => {
+        const index = offsets.indexOf(String(req.headers['svcadm-offset']));
+        const script: Record<number, Reply[]> = {
+          1: [500, 502],
+          3: ['hang'],
+          4: [{ status: 503, headers: { 'retry-after': '3' } }],
+          5: ['reset'],
+          6: [{ status: 200, body: 'x'.repeat(100 * 1024) }],
+        };
+        const answer = script[index]?.[tries] ?? 200;
+        if (answer === 200 || (typeof answer === 'object' && answer.status === 200)) acknowledged.push(req.body);
+        return answer;
+      },
+      {
+        clock,
+        onRequest: () => {
+          // Whenever the app is asked, the cursor file is at most at the last acknowledgement.
+          const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+          const last =
+            acknowledged.length === 0 ? undefined : offsetOf(acknowledged[acknowledged.length - 1] as string);
+          if (saved !== undefined) expect(offsets.indexOf(saved)).toBeLessThanOrEqual(offsets.indexOf(last ?? ''));
+        },
+      },
+    );
+    const r = await runCli(
+      [
+        'events',
+        'tail',
+        '--since',
+        '7d',
+        '--max-events',
+        '8',
+        '--cursor-file',
+        file,
+        '--forward-to',
+        receiver.hook,
+        '-q',
+      ],
+      { env, clock },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(expected);
+    expect(acknowledged).toEqual(expected);
+    // Each event's attempts come together, in stream order.
+    const attempts = receiver.requests.map((q) => offsets.indexOf(String(q.headers['svcadm-offset'])));
+    expect(attempts).toEqual([0, 1, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7]);
+    // Backoff from the one retry rule (jitter 0.5: 125 ms, 250 ms, …), Retry-After as asked.
+    expect(clock.sleeps.filter((ms) => ms !== 5)).toEqual([125, 250, 125, 3000, 125]);
+    expect(readFileSync(file, 'utf8')).toBe(`${offsets[7]}\n`);
+  });
+
+  it('gives up after --max-retries with exit 7 and the resume line; the resumed run sends the rest once', async () => {
+    const e = await emulator();
+    const env = envOf(e);
+    const expected = await plainTail(env, 6);
+    const offsets = expected.map(offsetOf);
+    const file = join(tempConfigDir(), 'cursor');
+    const broken = await app((_a, _t, req) => (req.headers['svcadm-offset'] === offsets[2] ? 500 : 200));
+    const r = await runCli(
+      [
+        'events',
+        'tail',
+        '--since',
+        '7d',
+        '--max-events',
+        '6',
+        '--cursor-file',
+        file,
+        '--forward-to',
+        broken.hook,
+        '--forward-secret',
+        'a-secret-of-16-chars',
+        '--max-retries',
+        '2',
+      ],
+      { env },
+    );
+    expect(r.code).toBe(7);
+    expect(r.stdout.trim().split('\n')).toEqual(expected.slice(0, 2));
+    const id = (JSON.parse(expected[2] as string) as { event: { id: string } }).event.id;
+    const where = `${broken.url}/hooks/svcadm`;
+    expect(r.stderr).toBe(
+      [
+        `Forwarding events to ${broken.hook}`,
+        `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.1s (retry 1 of 2)`,
+        `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.3s (retry 2 of 2)`,
+        'svcadm: stopped after 2 events',
+        `resume with: svcadm events tail --from ${offsets[1]} --forward-to '${broken.hook}'`,
+        `svcadm: ${where} did not acknowledge event ${id}: it answered 500 Internal Server Error (after 2 retries) — fix the app at --forward-to, then resume: the event it did not acknowledge is sent again`,
+        '',
+      ].join('\n'),
+    );
+    expect(readFileSync(file, 'utf8')).toBe(`${offsets[1]}\n`);
+    const fixed = await app(() => 200);
+    const resumed = await runCli(
+      ['events', 'tail', '--max-events', '4', '--cursor-file', file, '--forward-to', fixed.hook, '-q'],
+      { env },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const delivered = [
+      ...broken.requests.filter((q) => q.headers['svcadm-offset'] !== offsets[2]).map((q) => q.body),
+      ...fixed.requests.map((q) => q.body),
+    ];
+    expect(delivered).toEqual(expected);
+    expect(readFileSync(file, 'utf8')).toBe(`${offsets[5]}\n`);
+  });
+
+  it('stops cleanly on Ctrl-C while an event is being retried, the cursor at the last acknowledgement', async () => {
+    const e = await emulator();
+    const env = envOf(e);
+    const offsets = (await plainTail(env, 3)).map(offsetOf);
+    const interrupt = new AbortController();
+    const receiver = await app((attempt) => {
+      if (attempt < 2) return 200;
+      if (attempt === 3) interrupt.abort(new Interrupted('SIGINT'));
+      return 500;
+    });
+    const r = await runCli(['events', 'tail', '--since', '7d', '--forward-to', receiver.hook, '-q'], {
+      env: { ...env, SVCADM_FORWARD_SECRET: 'a-secret-of-16-chars' },
+      interrupt: interrupt.signal,
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout.trim().split('\n')).toHaveLength(2);
+    expect(r.stderr).toBe(
+      `svcadm: interrupted after 2 events\nresume with: svcadm events tail --from ${offsets[1]} --forward-to '${receiver.hook}'\n`,
+    );
+    expect(receiver.requests).toHaveLength(4);
+  });
+
+  it('stops at --duration after the event being delivered, with exit 0', async () => {
+    const e = await emulator();
+    const env = { ...envOf(e), SVCADM_FORWARD_SECRET: 'a-secret-of-16-chars' };
+    const expected = await plainTail(env, 3);
+    const clock = new VirtualClock();
+    const receiver = await app((attempt) => {
+      if (attempt === 2) clock.advance(10_000); // --duration runs out while the third event is with the app
+      return 200;
+    });
+    const r = await runCli(
+      ['events', 'tail', '--since', '7d', '--duration', '10s', '--forward-to', receiver.hook, '-q'],
+      {
+        env,
+        clock,
+      },
+    );
+    expect(r).toEqual({ code: 0, stdout: `${expected.join('\n')}\n`, stderr: '' });
+    expect(receiver.requests).toHaveLength(3);
+  });
+
+  it('shows the status the app acknowledged with on each line of the table view', async () => {
+    const e = await emulator();
+    const receiver = await app((attempt) => (attempt === 0 ? 202 : 200));
+    const r = await runCli(
+      ['events', 'tail', '--since', '7d', '--max-events', '3', '--forward-to', receiver.hook, '-o', 'table', '-q'],
+      { env: envOf(e) },
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.map((l) => /^\d\d:\d\d:\d\d {2}\S+ +\S+ {2}\[(\d{3})\] {2}\S/.exec(l)?.[1])).toEqual([
+      '202',
+      '200',
+      '200',
+    ]);
+  });
+
+  it('shows the status of each delivery in the live view of a pseudo-terminal, retries above it', async () => {
+    if (!existsSync('/usr/bin/script')) throw new Error('script is not installed: apt-get install -y bsdutils');
+    const e = await emulator();
+    const receiver = await app((attempt) => (attempt === 2 ? 503 : 200));
+    const command = `stty rows 40 cols 160; exec ${process.execPath} ${BIN} events tail --since 7d --max-events 10 --forward-to ${receiver.url}/hook`;
+    const output = await new Promise<{ text: string; code: number | null }>((resolve) => {
+      const child = spawn('script', ['-qfec', command, '/dev/null'], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm-256color', ...envOf(e) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => {
+        text += c.toString('utf8');
+      });
+      child.on('exit', (code) => resolve({ text, code }));
+    });
+    expect(output.code).toBe(0);
+    const plain = output.text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+    expect(plain).toMatch(/connected {2}· {2}all types {2}· {2}10 events/);
+    expect(plain).toMatch(/Forwarding events to http:\/\/127\.0\.0\.1:\d+\/hook — signing secret fwsec_/);
+    expect(plain).toMatch(
+      /svcadm: event evt_\w+ not acknowledged by http:\/\/127\.0\.0\.1:\d+\/hook \(503 Service Unavailable\); retrying in [\d.]+s \(retry 1 of 5\)/,
+    );
+    const delivered = plain.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_\S+ {2}\[200\] {2}/.test(l));
+    expect(delivered).toHaveLength(10);
+    expect(receiver.requests).toHaveLength(11);
+  });
+
+  it.each([
+    [
+      ['--forward-to', 'ftp://127.0.0.1/x'],
+      "invalid --forward-to 'ftp://127.0.0.1/x': only https:// (or http:// on loopback) is supported",
+    ],
+    [
+      ['--forward-to', 'http://example.com/hook'],
+      'refusing plain http to example.com: events would cross the network unencrypted — use https://, or http:// only for loopback hosts (127.0.0.1, ::1, localhost)',
+    ],
+    [
+      ['--forward-to', 'https://u:p@example.com/hook'],
+      '--forward-to must not carry a user name or password — check the svcadm-signature instead',
+    ],
+    [
+      ['--forward-to', 'localhost:3000'],
+      "invalid --forward-to 'localhost:3000': only https:// (or http:// on loopback) is supported",
+    ],
+    [
+      ['--forward-to', 'not a url'],
+      "invalid --forward-to 'not a url': expected a URL such as http://localhost:3000/webhooks",
+    ],
+    [['--forward-secret', 'a-secret-of-16-chars'], '--forward-secret needs --forward-to'],
+    [
+      ['--forward-to', 'http://[::1]:9/h', '--forward-secret', 'short'],
+      '--forward-secret must be 16 to 1024 visible ASCII characters without spaces',
+    ],
+  ])('%j is exit 2, nothing sent', async (args, message) => {
+    const e = await emulator();
+    const r = await runCli(['events', 'tail', ...args], { env: envOf(e) });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `svcadm: ${message}\n` });
+    const { counters } = await e.requests();
+    expect(counters.interfaceRequests + counters.tokenRequests).toBe(0);
+  });
+});
