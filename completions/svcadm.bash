@@ -28,7 +28,7 @@ _svcadm_options() {
     'emulator') _svcadm_r=('--port:port to listen on; 0 picks a free one (default 4010)' '--host:address to bind (default 127.0.0.1)' '--seed:seed of all generated data (default 1)' '--users:ordinary users (default 50)' '--permissions:permissions of the bulk user (default 1200)' '--provisionings:directory provisioning configurations (default 260)' '--events:events in the history, at least 25 (default 500)' '--event-rate:live events per second; 0 = none (default 2)' '--latency:added to every response: 250 (ms), 1s, … (default 0)' '--rate-limit:requests per second before 429; 0 = unlimited (default 100)' '--fail-rate:share of interface requests answered 503, 0 to 1 (default 0)' '--drop-streams-after:close each event stream after n events; 0 = never (default 0)' '--stream-lifetime:close each event stream after this long; 0 = never (default 5m)' '--max-streams:concurrent event streams before 403 (default 4)' '--heartbeat:interval of stream heartbeats (default 15s)' '--control:enable the control API under /__emulator/ (fault injection for tests)' '--log-requests:print one line per request on stderr') ;;
     *) _svcadm_r=() ;;
   esac
-  _svcadm_r+=('-p:use a named profile' '--profile:use a named profile' '--domain:tenant domain, host:port or https://host[:port]' '--client-id:OAuth client id (client credentials)' '--client-secret:client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)' '--token:use this bearer token as it is' '--auth-url:origin of the token service (default: the tenant'\''s)' '--audience:token audience (default: <tenant>/api/v2/)' '-o:output format (default: table on a terminal, else json)' '--output:output format (default: table on a terminal, else json)' '--json:same as -o json' '--no-color:no colour (also NO_COLOR)' '-q:no progress or notices on stderr' '--quiet:no progress or notices on stderr' '--debug:trace HTTP exchanges on stderr (secrets redacted)' '--max-retries:retries for 429, 5xx and network failures (default 5)' '--timeout:per-request time limit (default 30s)' '-h:show help' '--help:show help')
+  _svcadm_r+=('-p:use a named profile' '--profile:use a named profile' '--domain:tenant domain, host:port or https://host[:port]' '--client-id:OAuth client id (client credentials)' '--client-secret:client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)' '--token:use this bearer token as it is' '--auth-url:origin of the token service (default: the tenant'\''s)' '--audience:token audience (default: <tenant>/api/v2/)' '-o:table, wide (every column, nothing cut), json, yaml or ndjson (default: table on a terminal, else json)' '--output:table, wide (every column, nothing cut), json, yaml or ndjson (default: table on a terminal, else json)' '--json:same as -o json' '--query:reshape the JSON result with a JMESPath expression (json, yaml, ndjson per item)' '--no-color:no colour (also NO_COLOR)' '-q:no progress or notices on stderr' '--quiet:no progress or notices on stderr' '--debug:trace HTTP exchanges on stderr (secrets redacted)' '--max-retries:retries for 429, 5xx and network failures (default 5)' '--timeout:per-request time limit (default 30s)' '-h:show help' '--help:show help')
 }
 
 # Sets _svcadm_k (and _svcadm_r) to what option $2 takes at the command path $1.
@@ -71,7 +71,8 @@ _svcadm_value() {
     *'|--token') _svcadm_k=any ;;
     *'|--auth-url') _svcadm_k=any ;;
     *'|--audience') _svcadm_k=any ;;
-    *'|-o'|*'|--output') _svcadm_k=choices; _svcadm_r=('table' 'json' 'ndjson') ;;
+    *'|-o'|*'|--output') _svcadm_k=choices; _svcadm_r=('table' 'wide' 'json' 'yaml' 'ndjson') ;;
+    *'|--query') _svcadm_k=any ;;
     *'|--max-retries') _svcadm_k=any ;;
     *'|--timeout') _svcadm_k=any ;;
     *) _svcadm_k=flag ;;

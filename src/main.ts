@@ -1,3 +1,4 @@
+import { type PasteHint, pasteHint, pinnedOptions } from './cli/paste.js';
 import { type Context, processContext } from './context.js';
 import { EXIT_OK, endsQuietly, exitCodeFor, exitCodeForSignal, Interrupted, type StopSignal } from './errors.js';
 import { errorViewOf, type Globals, type RawGlobalOptions } from './global-options.js';
@@ -7,8 +8,14 @@ import { buildProgram } from './program.js';
 /** Runs one svcadm invocation and returns its exit code. The one place errors become messages and codes. */
 export async function run(argv: readonly string[], ctx: Context): Promise<number> {
   let globals: Globals | undefined;
-  const program = buildProgram(ctx, (parsed) => {
-    globals = parsed;
+  let paste: PasteHint | undefined;
+  const program = buildProgram(ctx, {
+    globals: (parsed) => {
+      globals = parsed;
+    },
+    paste: (hint) => {
+      paste = hint;
+    },
   });
   try {
     if (argv.length === 0) {
@@ -21,7 +28,8 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
     const exitCode = exitCodeFor(err);
     if (!endsQuietly(err)) {
       const view = globals ?? errorViewOf(program.opts<RawGlobalOptions>(), ctx.io);
-      reportFailure(err, ctx.io.stderr, view, exitCode);
+      paste ??= globals ? pasteHint(pinnedOptions(globals, ctx.env, undefined)) : undefined;
+      reportFailure(err, ctx.io.stderr, view, exitCode, paste);
     }
     return exitCode;
   }

@@ -1,5 +1,6 @@
 import { option, SvcadmCommand } from './cli/command.js';
 import { Host } from './cli/host.js';
+import type { PasteHint } from './cli/paste.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConnectionsCommands } from './commands/connections.js';
@@ -22,11 +23,19 @@ ${TENANT_ENVIRONMENT.join('\n')}
 
 ${EXIT_CODE_SUMMARY}`;
 
+/** What `main` keeps of a run for its error report. */
+export interface ProgramObserver {
+  /** The global options, once parsed. */
+  globals?(globals: Globals): void;
+  /** How the command being run writes pasteable lines. */
+  paste?(paste: PasteHint): void;
+}
+
 /**
  * The commander tree. The global options are parsed once, when the root hands over to a command (commander has read
- * them wherever they stand on the line by then), and given to `onGlobals` for `main` to hold.
+ * them wherever they stand on the line by then), and given to `observer` for `main` to hold.
  */
-export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void = () => {}): SvcadmCommand {
+export function buildProgram(ctx: Context, observer: ProgramObserver = {}): SvcadmCommand {
   const { io } = ctx;
   const program = new SvcadmCommand('svcadm');
   let globals: Globals | undefined;
@@ -49,26 +58,32 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
     .option('--auth-url <url>', "origin of the token service (default: the tenant's)")
     .option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)')
     .addOption(
-      option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(
-        OUTPUT_FORMATS,
-      ),
+      option(
+        '-o, --output <format>',
+        'table, wide (every column, nothing cut), json, yaml or ndjson (default: table on a terminal, else json)',
+      ).choices(OUTPUT_FORMATS),
     )
     .option('--json', 'same as -o json')
+    .option('--query <jmespath>', 'reshape the JSON result with a JMESPath expression (json, yaml, ndjson per item)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'no progress or notices on stderr')
     .option('--debug', 'trace HTTP exchanges on stderr (secrets redacted)')
     .option('--max-retries <n>', 'retries for 429, 5xx and network failures (default 5)')
     .option('--timeout <duration>', 'per-request time limit (default 30s)')
     .addHelpText('after', `${ENVIRONMENT}\n\nRun 'svcadm <command> --help' for a command's options and examples.\n`)
-    .hook('preSubcommand', () => {
-      globals = parseGlobals(program.opts<RawGlobalOptions>(), ctx.env, io);
-      onGlobals(globals);
+    .hook('preSubcommand', async () => {
+      globals = await parseGlobals(program.opts<RawGlobalOptions>(), ctx.env, io);
+      observer.globals?.(globals);
     });
 
-  const host = new Host(ctx, () => {
-    if (!globals) throw new Error('a command ran before the global options were parsed');
-    return globals;
-  });
+  const host = new Host(
+    ctx,
+    () => {
+      if (!globals) throw new Error('a command ran before the global options were parsed');
+      return globals;
+    },
+    (paste) => observer.paste?.(paste),
+  );
   registerProfilesCommands(program, host);
   registerAuthCommands(program, host);
   registerPoliciesCommands(program, host);

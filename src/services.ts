@@ -58,6 +58,11 @@ export class Services {
     return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace);
   }
 
+  /** The profile the credentials came from, once they were resolved. */
+  profileUsed(): string | undefined {
+    return this.#credentials?.profileName;
+  }
+
   tokens(): TokenSource {
     return this.api().tokens;
   }

@@ -1,6 +1,6 @@
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
-import { cell } from '../render/table-model.js';
+import { cell, timeCell } from '../render/table-model.js';
 
 export function registerAuthCommands(program: SvcadmCommand, host: Host): void {
   const auth = program.command('auth').description('access tokens for the active credentials');
@@ -39,8 +39,6 @@ export async function runAuthStatus(inv: Invocation): Promise<void> {
     expires_at: token.expiresAt === undefined ? null : new Date(token.expiresAt).toISOString(),
     scopes: token.scopes,
   };
-  const minutes =
-    token.expiresAt === undefined ? undefined : Math.round((token.expiresAt - inv.ctx.clock.now()) / 60_000);
   await inv.out.one(status, () => ({
     kind: 'detail',
     title: `Authenticated to ${status.tenant}`,
@@ -48,7 +46,10 @@ export async function runAuthStatus(inv: Invocation): Promise<void> {
       ['profile', cell(status.profile ?? '(none: flags or environment)')],
       ['client id', cell(status.client_id ?? '(bearer token given)')],
       ['token', cell(`from the ${status.token_source}`)],
-      ['expires', cell(status.expires_at === null ? 'unknown' : `${status.expires_at} (in ${minutes} min)`)],
+      [
+        'expires',
+        status.expires_at === null ? cell('unknown') : timeCell(status.expires_at, inv.ctx.clock.now(), true),
+      ],
       ['scopes', cell(status.scopes.length ? `(${status.scopes.length}) ${status.scopes.join(' ')}` : '(none)')],
     ],
   }));

@@ -5,8 +5,8 @@ import type { Host, Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
 import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
 import { interruption, UsageError } from '../errors.js';
-import type { LineSink, StreamFormats } from '../io/printer.js';
-import { formatEventLine } from '../render/event-line.js';
+import type { ItemStream, StreamFormats } from '../io/printer.js';
+import type { EventRow } from '../render/event-line.js';
 import { neutralize } from '../render/sanitize.js';
 import type { TailStatus } from '../render/tail-view.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';
@@ -162,14 +162,22 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
 
 type EventItem = Extract<TailItem, { kind: 'event' }>;
 
-/** How an event is printed: its payload spliced as NDJSON, one line of text, or the live view. */
-function eventFormats(clock: Clock): StreamFormats<EventItem, TailStatus> {
+/** How an event is printed: its payload spliced as NDJSON, the payload as a value, or event lines for people. */
+function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<EventItem, TailStatus, EventRow> {
   return {
     json: (item) => payloadJson(item.type, item.data),
-    line: (item, color, width) => formatEventLine(item.payload(), color, width),
-    live: async (io, initial, color) => {
-      const { tailScreenSink } = await import('../io/tail-screen.js');
-      return tailScreenSink(io, initial, color, clock);
+    value: (item) => item.payload(),
+    view: async () => {
+      const [{ eventLineFormatter, eventRow, typeColumnWidth }, { statusLine }] = await Promise.all([
+        import('../render/event-line.js'),
+        import('../render/tail-view.js'),
+      ]);
+      const typeWidth = typeColumnWidth(types);
+      return {
+        row: (item) => eventRow(item.payload()),
+        lines: (color) => eventLineFormatter({ color, typeWidth, now: () => clock.now() }),
+        status: statusLine,
+      };
     },
   };
 }
@@ -186,23 +194,34 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
   const api = inv.services.api();
-  const status: TailStatus = { state: 'connecting', attempt: 0, types: opts.types, seen: 0, rate: 0, cursor: start };
+  const status: TailStatus = {
+    state: 'connecting',
+    attempt: 0,
+    types: opts.types,
+    seen: 0,
+    rate: 0,
+    cursor: start,
+    now: started,
+  };
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
   const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
-  const { sink, line } = await inv.out.stream(eventFormats(clock), status);
+  const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
     while (samples.length > 2 && (samples[0]?.[0] ?? now) < now - RATE_WINDOW_MS) samples.shift();
     const [t0, n0] = samples[0] ?? [now, 0];
     status.rate = now > t0 ? ((status.seen - n0) * 1000) / (now - t0) : 0;
-    sink.status?.({ ...status });
+    status.now = now;
+    stream.status({ ...status });
   };
-  const ticker = sink.status ? clock.setInterval(refresh, 1000) : undefined;
+  const ticker = stream.live ? clock.setInterval(refresh, 1000) : undefined;
   let cursor = start;
   let seen = 0;
+  let full = false;
+  let failure: unknown;
   try {
     const subscription = subscribeEvents({
       api,
@@ -215,12 +234,11 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       random: ctx.random,
     });
     for await (const batch of subscription) {
-      let out = '';
-      let full = false;
+      const events: EventItem[] = [];
       const before = cursor;
       for (const item of batch) {
         if (item.kind === 'event') {
-          out += line(item);
+          events.push(item);
           seen++;
           if (item.offset !== undefined) cursor = item.offset;
           if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
@@ -228,66 +246,83 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
             break;
           }
         } else if (item.kind === 'cursor') cursor = item.offset;
-        else report(item, sink, status);
+        else report(item, stream, status, clock.now());
       }
-      if (out !== '') await sink.write(out);
       status.seen = seen;
       status.cursor = cursor;
+      // The status first: the live view draws it under the new lines (and again at most every 100 ms).
+      if (stream.live && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
+      else if (stream.live) stream.status({ ...status, now: clock.now() });
+      if (events.length > 0) await stream.write(events);
+      // The cursor file moves only past what was written (at least once, never skipped).
       if (cursor !== undefined && cursor !== before) cursorFile?.update(cursor);
-      if (sink.status && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
       if (full) break;
     }
+  } catch (err) {
+    failure = err;
+    throw err;
   } finally {
     timer?.cancel();
     ticker?.cancel();
-    if (sink.status) refresh();
-    sink.close();
+    const reason = stopReason(ctx.interrupt.aborted, failure !== undefined, full, stop.signal.aborted);
+    stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     await cursorFile?.flush();
   }
   if (!ctx.interrupt.aborted) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
-  const filters = opts.types.length > 0 ? ` --type ${opts.types.join(',')}` : '';
   inv.io.stderr.write(`svcadm: interrupted after ${count}\n`);
   const resume =
     cursor !== undefined
-      ? `--from ${cursor}`
-      : `--since ${opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`}`;
-  inv.io.stderr.write(`resume with: svcadm events tail ${resume}${filters}\n`);
+      ? ['--from', cursor]
+      : ['--since', opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`];
+  const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
+  inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters])}\n`);
   throw interruption(ctx.interrupt, true);
+}
+
+/** Why the tail stopped, for the live view's last status line. */
+function stopReason(interrupted: boolean, failed: boolean, full: boolean, timeUp: boolean): string | undefined {
+  if (interrupted) return 'interrupted';
+  if (failed) return 'failed';
+  if (full) return 'reached --max-events';
+  return timeUp ? 'reached --duration' : undefined;
 }
 
 function report(
   item: Exclude<TailItem, { kind: 'event' | 'cursor' }>,
-  sink: LineSink<TailStatus>,
+  stream: ItemStream<EventItem, TailStatus>,
   status: TailStatus,
+  now: number,
 ): void {
   switch (item.kind) {
     case 'connected':
       status.state = 'connected';
       status.attempt = 0;
-      status.waitMs = undefined;
+      status.reconnectAt = undefined;
+      status.reason = undefined;
       return;
     case 'reconnecting':
       status.state = 'reconnecting';
       status.attempt = item.attempt;
-      status.waitMs = item.waitMs;
+      status.reconnectAt = now + item.waitMs;
       status.reason = item.reason;
-      if (!sink.status) {
-        sink.notice(
+      status.now = now;
+      if (!stream.live) {
+        stream.notice(
           `svcadm: ${neutralize(item.reason)}; reconnecting in ${(item.waitMs / 1000).toFixed(1)}s (attempt ${item.attempt})`,
         );
       }
       return;
     case 'stream-error':
       if (!item.fatal) {
-        sink.notice(
+        stream.notice(
           `svcadm: the service reported a stream error (${neutralize(item.code)}): ${neutralize(item.message)}`,
           true,
         );
       }
       return;
     case 'warning':
-      sink.notice(`svcadm: warning: ${neutralize(item.message)}`, true);
+      stream.notice(`svcadm: warning: ${neutralize(item.message)}`, true);
       return;
   }
 }

@@ -53,7 +53,7 @@ describe('program parsing', () => {
     const r = await runCli(['policies', 'get', 'x', '-o', 'xml']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `svcadm: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, json, ndjson.${HELP_HINT}\n`,
+      `svcadm: option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are table, wide, json, yaml, ndjson.${HELP_HINT}\n`,
     );
   });
 

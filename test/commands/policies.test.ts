@@ -107,9 +107,7 @@ describe('policies get', () => {
   it('exits 3 when the client credentials are refused, with the service description', async () => {
     const r = await runCli(['policies', 'get', redirectId()], { env: { ...env, SVCADM_CLIENT_SECRET: 'wrong' } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe(
-      'svcadm: token request refused: Unauthorized — check the client id, secret and audience (`svcadm profiles show`)\n',
-    );
+    expect(r.stderr).toBe('svcadm: token request refused: Unauthorized — check the client id, secret and audience\n');
   });
 
   it('exits 3 on a forged token', async () => {

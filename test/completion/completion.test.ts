@@ -151,7 +151,7 @@ describe('bash script', () => {
   });
 
   it('completes output formats, global options after the command and --opt=value', () => {
-    expect(bashComplete('svcadm', '-o', '')).toEqual(['table', 'json', 'ndjson']);
+    expect(bashComplete('svcadm', '-o', '')).toEqual(['table', 'wide', 'json', 'yaml', 'ndjson']);
     expect(bashComplete('svcadm', '--output', 'json', 'ev')).toEqual(['events']);
     expect(bashComplete('svcadm', 'events', 'tail', '--output', '=', 'nd')).toEqual(['ndjson']);
     expect(bashComplete('svcadm', 'events', 'tail', '--output=nd')).toEqual(['--output=ndjson']);
@@ -184,7 +184,13 @@ describe('zsh script', () => {
     expect(zshComplete('svcadm', 'events', 'tail', '--type=user.created,user.d')).toEqual([
       '--type=user.created,user.deleted',
     ]);
-    expect(zshComplete('svcadm', 'users', 'permissions', 'u1', '-o', '')).toEqual(['table', 'json', 'ndjson']);
+    expect(zshComplete('svcadm', 'users', 'permissions', 'u1', '-o', '')).toEqual([
+      'table',
+      'wide',
+      'json',
+      'yaml',
+      'ndjson',
+    ]);
     expect(zshComplete('svcadm', '-p', '')).toEqual(['prod', 'staging']);
     expect(zshComplete('svcadm', 'help', 'events', '')).toEqual(['tail']);
   });
@@ -201,7 +207,7 @@ describe('fish script', () => {
     expect(fishComplete('svcadm po')).toEqual(['policies']);
     expect(fishComplete('svcadm events tail --type user.')).toEqual(['user.created', 'user.deleted', 'user.updated']);
     expect(fishComplete('svcadm events tail --type=user.created,user.d')).toEqual(['--type=user.created,user.deleted']);
-    expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'table']);
+    expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'table', 'wide', 'yaml']);
     expect(fishComplete('svcadm profiles show ')).toEqual(['prod', 'staging']);
     expect(fishComplete('svcadm help policies ')).toEqual(['get']);
   });
