@@ -13,8 +13,9 @@ import { registerUsersCommands } from './commands/users.js';
 import type { Context } from './context.js';
 import { EXIT_CODE_SUMMARY } from './errors.js';
 import { type Globals, OUTPUT_FORMATS, parseGlobals, type RawGlobalOptions } from './global-options.js';
-import { addCommandHelp } from './help/command-help.js';
+import { addCommandHelp, helpConfiguration, helpWidth } from './help/command-help.js';
 import { TENANT_ENVIRONMENT } from './help/environment.js';
+import { wrapHelp } from './help/wrap.js';
 import { packageVersion } from './version.js';
 
 const ENVIRONMENT = `
@@ -45,10 +46,16 @@ export function buildProgram(ctx: Context, observer: ProgramObserver = {}): Svca
     .helpOption('-h, --help', 'show help')
     .exitOverride() // --help and --version end by throwing, for main to return 0
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // Help is wrapped to the terminal here, so that no word is broken whatever wrote it (help/wrap.ts).
+      writeOut: (text) => io.stdout.write(wrapHelp(text, helpWidth(io.stdout))),
+      writeErr: (text) => io.stderr.write(wrapHelp(text, helpWidth(io.stderr))),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
+      // Help is plain text; asking the stream would also make Node warn about NO_COLOR with FORCE_COLOR.
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp(helpConfiguration(program))
     .showSuggestionAfterError(true)
     .addOption(option('-p, --profile <name>', 'use a named profile').completes({ kind: 'profiles' }))
     .option('--domain <domain>', 'tenant domain, host:port or https://host[:port]')

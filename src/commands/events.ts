@@ -106,17 +106,9 @@ export function parseTailOptions(raw: RawTailOptions, now: number): TailOptions 
   };
 }
 
+/** One line: help output wraps it to the terminal. */
 function typeList(): string {
-  const lines: string[] = [];
-  let line = ' ';
-  for (const type of EVENT_TYPES) {
-    if (line.length + type.length > 78) {
-      lines.push(line);
-      line = ' ';
-    }
-    line += ` ${type}`;
-  }
-  return [...lines, line].join('\n');
+  return `  ${EVENT_TYPES.join(' ')}`;
 }
 
 function collect(value: string, previous: string[] = []): string[] {
