@@ -29,9 +29,16 @@ export class Services {
   }
 
   http(): HttpClient {
+    let told = false;
     this.#http ??= new HttpClient({
       timeoutMs: this.#globals.timeoutMs,
       maxRetries: this.#globals.maxRetries,
+      // Retries after a refused or cut connection can add up to seconds: said once, so that a wait is not silent.
+      onRetry: ({ transport, reason, maxRetries }) => {
+        if (!transport || told) return;
+        told = true;
+        this.#io.notice(`svcadm: ${reason}; trying again (at most ${maxRetries} times, see --max-retries)`);
+      },
       clock: this.#ctx.clock,
       random: this.#ctx.random,
       interrupt: this.#ctx.interrupt,
