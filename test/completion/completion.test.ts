@@ -210,3 +210,18 @@ describe('fish script', () => {
     expect(fishComplete('svcadm help policies ')).toEqual(['get']);
   });
 });
+
+describe('the README', () => {
+  it('gives a zsh line that works on a plain zsh (no framework, no compinit loaded)', () => {
+    requireShell('zsh');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const lines = /\n# zsh \(~\/\.zshrc\)[^\n]*\n((?:[^#\n][^\n]*\n)+)/.exec(readme)?.[1];
+    expect(lines).toBe('autoload -Uz compinit && compinit\nsource <(svcadm completion zsh)\n');
+    // As a new ~/.zshrc would run them: zsh -f reads no startup file; then svcadm's completer is registered.
+    const out = execFileSync('zsh', ['-f', '-c', `${lines}print -r -- $_comps[svcadm]`], {
+      env: shellEnv(),
+      encoding: 'utf8',
+    });
+    expect(out).toBe('_svcadm\n');
+  });
+});
