@@ -74,7 +74,7 @@ function resolveFormat(raw: RawGlobalOptions, stdout: OutStream): OutputFormat {
 }
 
 /** `table, wide, json, yaml or ndjson`. */
-export function formatList(): string {
+function formatList(): string {
   return `${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS[OUTPUT_FORMATS.length - 1]}`;
 }
 

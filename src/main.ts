@@ -41,7 +41,7 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
  * ("The 'NO_COLOR' env is ignored due to the 'FORCE_COLOR' env being set") when both are set and something loads
  * its internal colour module while stderr is a terminal: `node:assert` does, and conf loads `node:assert`.
  */
-export function settleColourEnvironment(env: NodeJS.ProcessEnv): void {
+function settleColourEnvironment(env: NodeJS.ProcessEnv): void {
   if (env.NO_COLOR === undefined || env.FORCE_COLOR === undefined) return;
   if (env.NO_COLOR === '') delete env.NO_COLOR;
   else delete env.FORCE_COLOR;

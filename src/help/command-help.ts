@@ -11,7 +11,7 @@ export function helpWidth(stream: OutStream): number {
 }
 
 /** Below a command's own options, one line pointing at the global ones (gh's "INHERITED FLAGS", compactly). */
-export const GLOBAL_OPTIONS_LINE = 'Global options (svcadm --help): -p, --domain, -o, --query, …';
+const GLOBAL_OPTIONS_LINE = 'Global options (svcadm --help): -p, --domain, -o, --query, …';
 
 /**
  * commander's help, in our voice: an option's or argument's choices are in its own description (commander would add

@@ -3,7 +3,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** A time of the service as `2025-06-02 09:30` (UTC), or undefined when it is not a time. */
-export function utcMinute(value: unknown): string | undefined {
+function utcMinute(value: unknown): string | undefined {
   const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms)) return undefined;
   const iso = new Date(ms).toISOString();

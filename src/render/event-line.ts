@@ -54,7 +54,7 @@ function named(value: unknown): string | undefined {
 }
 
 /** A few words on what the event is about: the user, connection, group or organization, and what joined it. */
-export function eventSummary(payload: Record<string, unknown>): string {
+function eventSummary(payload: Record<string, unknown>): string {
   const event = record(payload.event);
   const object = record(record(event?.data)?.object);
   if (!object) return '';

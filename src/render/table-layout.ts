@@ -1,7 +1,7 @@
 import type { Column } from './table-model.js';
 
 /** Cut free text no narrower than this (or its heading). */
-export const TEXT_MIN = 10;
+const TEXT_MIN = 10;
 export const GUTTER = 2;
 
 export interface Layout {
