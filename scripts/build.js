@@ -1,6 +1,6 @@
 // Bundles src/ and its libraries into dist/ with esbuild: one entry for the CLI, one for the emulator, and lazily
-// loaded chunks (Ink views, conf, the completion generator). Fewer, smaller files to load halve the start-up cost,
-// and bundling Ink tree-shakes it and picks React's production builds (README, design notes).
+// loaded chunks (table and live views, --query's JMESPath, YAML, conf, the completion generator). Fewer, smaller
+// files to load halve the start-up cost (README, design notes).
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,15 +23,11 @@ await build({
   platform: 'node',
   target: 'node20',
   external: [
-    // Ink's devtools bridge loads only with DEV=true and is not a dependency.
-    'react-devtools-core',
-    'ws',
     // Bundled, commander made a 100,000-event tail peak about 10 MB higher in the same run; loaded from
     // node_modules it does not (README, design notes). It stays the one runtime dependency.
     'commander',
   ],
   banner: { js: requireShim },
-  jsx: 'automatic',
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVCADM_VERSION: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',

@@ -95,7 +95,9 @@ export type ErrorReason =
   | 'cursor_expired'
   | 'invalid_cursor'
   /** The app at `events tail --forward-to` did not acknowledge an event within the retries. */
-  | 'forward_failed';
+  | 'forward_failed'
+  /** TLS was spoken to a port that answers in plain HTTP (`subject`: the same origin over http). */
+  | 'plain_http';
 
 export interface ErrorDetails {
   hint?: string | undefined;
@@ -104,6 +106,8 @@ export interface ErrorDetails {
   status?: number | undefined;
   /** The service's error code (`errorCode`), when it sent one. */
   code?: string | undefined;
+  /** What the error is about (an origin, an id), for the CLI to name in its advice. */
+  subject?: string | undefined;
 }
 
 /** Every failure svcadm reports is one of these; `exitCodeFor` is the single place they become exit codes. */
@@ -114,6 +118,7 @@ export class CliError extends Error {
   readonly reason: ErrorReason | undefined;
   readonly status: number | undefined;
   readonly code: string | undefined;
+  readonly subject: string | undefined;
 
   constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}) {
     super(message);
@@ -123,6 +128,7 @@ export class CliError extends Error {
     this.reason = details.reason;
     this.status = details.status;
     this.code = details.code;
+    this.subject = details.subject;
   }
 
   /** Appends a next step to the hint; the message, kind and code stay the service's. */
@@ -175,7 +181,10 @@ export class NetworkError extends CliError {
   /** True when trying again cannot help (a name that does not resolve, a TLS failure, an oversized answer). */
   readonly permanent: boolean;
 
-  constructor(message: string, details: Pick<ErrorDetails, 'hint' | 'reason'> & { permanent?: boolean } = {}) {
+  constructor(
+    message: string,
+    details: Pick<ErrorDetails, 'hint' | 'reason' | 'subject'> & { permanent?: boolean } = {},
+  ) {
     super('network', message, details);
     this.permanent = details.permanent ?? false;
   }

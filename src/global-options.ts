@@ -1,9 +1,13 @@
 import type { Env, Io, OutStream } from './context.js';
 import { UsageError } from './errors.js';
+import type { Query } from './render/query.js';
 import { parseDuration, parseIntegerOption } from './util/duration.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson'] as const;
+export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The formats that print data as it is (JSON values): `--query` reshapes them; tables are views for people. */
+const DATA_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'ndjson'];
 
 /** The root options of cli.md exactly as commander hands them over (strings; booleans for flags). */
 export interface RawGlobalOptions {
@@ -18,6 +22,7 @@ export interface RawGlobalOptions {
   audience?: string;
   output?: string;
   json?: boolean;
+  query?: string;
   color?: boolean;
   quiet?: boolean;
   debug?: boolean;
@@ -44,11 +49,17 @@ export type CredentialFlags = Readonly<
 /** The global options of one invocation, parsed once before the command runs. */
 export interface Globals {
   readonly format: OutputFormat;
-  /** Chosen with -o or --json rather than by the terminal test; only then do errors become a JSON envelope. */
+  /** Chosen with -o, --json or --query rather than by the terminal test; only then do errors become a JSON envelope. */
   readonly formatChosen: boolean;
+  /** `--query`, compiled; undefined without it. */
+  readonly query: Query | undefined;
+  /** The options that chose the output, as given (`-o wide`, `--json`, `--query …`), for hints the user pastes. */
+  readonly outputArgs: readonly string[];
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly color: { readonly stdout: boolean; readonly stderr: boolean };
+  /** A terminal that takes cursor movement (not `TERM=dumb`): progress lines and the live view redraw on it. */
+  readonly redraw: { readonly stdout: boolean; readonly stderr: boolean };
   readonly maxRetries: number;
   readonly timeoutMs: number;
   readonly credentials: CredentialFlags;
@@ -57,27 +68,67 @@ export interface Globals {
 export const DEFAULT_MAX_RETRIES = 5;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** `-o`, `--json`, else a table on a terminal and JSON otherwise. */
+/** `-o`, `--json`; else JSON for `--query` (its result is data, not a table), a table on a terminal, JSON otherwise. */
 function resolveFormat(raw: RawGlobalOptions, stdout: OutStream): OutputFormat {
   const explicit = raw.output;
   if (explicit !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(explicit)) {
-    throw new UsageError(`unknown output format '${explicit}'`, `use ${OUTPUT_FORMATS.join(', ')}`);
+    throw new UsageError(`unknown output format '${explicit}'`, `use ${formatList()}`);
   }
   if (raw.json && explicit !== undefined && explicit !== 'json') {
     throw new UsageError(`--json conflicts with -o ${explicit}`);
   }
-  if (raw.json) return 'json';
-  if (explicit) return explicit as OutputFormat;
+  const format = raw.json ? 'json' : (explicit as OutputFormat | undefined);
+  if (raw.query !== undefined && format !== undefined && !DATA_FORMATS.includes(format)) {
+    throw new UsageError(`--query does not apply to -o ${format}`, 'it reshapes -o json, yaml or ndjson');
+  }
+  if (format) return format;
+  if (raw.query !== undefined) return 'json';
   return stdout.isTTY ? 'table' : 'json';
 }
 
-/** --no-color and NO_COLOR turn colour off, FORCE_COLOR turns it on, else only on a terminal. */
+/** `table, wide, json, yaml or ndjson`. */
+function formatList(): string {
+  return `${OUTPUT_FORMATS.slice(0, -1).join(', ')} or ${OUTPUT_FORMATS[OUTPUT_FORMATS.length - 1]}`;
+}
+
+function isSet(value: string | undefined): value is string {
+  return value !== undefined && value !== '';
+}
+
+/**
+ * --no-color and NO_COLOR turn colour off, FORCE_COLOR turns it on (piped too, and on `TERM=dumb`: it is asked for),
+ * else only on a terminal that is not `TERM=dumb`.
+ */
 function colorFor(raw: RawGlobalOptions, env: Env, stream: OutStream): boolean {
   if (raw.color === false) return false;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (isSet(env.NO_COLOR)) return false;
   const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
-  return stream.isTTY === true;
+  if (isSet(force)) return force !== '0' && force !== 'false';
+  return redrawsOn(env, stream);
+}
+
+/** Cursor movement (progress lines, the live view) only on a terminal, and never on `TERM=dumb`. */
+function redrawsOn(env: Env, stream: OutStream): boolean {
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+/** The output options as given, to repeat them in a pasteable hint. */
+function outputArgsOf(raw: RawGlobalOptions): string[] {
+  const args: string[] = [];
+  if (raw.json) args.push('--json');
+  else if (raw.output !== undefined) args.push('-o', raw.output);
+  if (raw.query !== undefined) args.push('--query', raw.query);
+  return args;
+}
+
+/**
+ * `--query`, compiled by a JMESPath library loaded only when the option is given; a bad expression is a usage error
+ * here, before anything is sent.
+ */
+async function compileQueryOption(text: string | undefined): Promise<Query | undefined> {
+  if (text === undefined) return undefined;
+  const { compileQuery } = await import('./render/query.js');
+  return compileQuery(text);
 }
 
 /**
@@ -96,24 +147,28 @@ export function errorViewOf(
 }
 
 function isFormatChosen(raw: RawGlobalOptions): boolean {
-  return raw.output !== undefined || raw.json === true;
+  return raw.output !== undefined || raw.json === true || raw.query !== undefined;
 }
 
 /** Validates every global option; a bad value is a usage error before anything is sent. */
-export function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Globals {
+export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Promise<Globals> {
   const format = resolveFormat(raw, io.stdout);
   const maxRetries =
     raw.maxRetries === undefined ? DEFAULT_MAX_RETRIES : parseIntegerOption(raw.maxRetries, '--max-retries', 0, 100);
   const timeoutMs = raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(raw.timeout, '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout must be more than 0');
+  const query = await compileQueryOption(raw.query);
   const { profile, domain, clientId, clientSecret, clientAssertionKey, clientAssertionAlg, token, authUrl, audience } =
     raw;
   return Object.freeze({
     format,
     formatChosen: isFormatChosen(raw),
+    query,
+    outputArgs: Object.freeze(outputArgsOf(raw)),
     quiet: raw.quiet === true,
     debug: raw.debug === true,
     color: Object.freeze({ stdout: colorFor(raw, env, io.stdout), stderr: colorFor(raw, env, io.stderr) }),
+    redraw: Object.freeze({ stdout: redrawsOn(env, io.stdout), stderr: redrawsOn(env, io.stderr) }),
     maxRetries,
     timeoutMs,
     credentials: Object.freeze({

@@ -27,6 +27,18 @@ export async function run(argv: readonly string[], ctx: Context): Promise<number
   }
 }
 
+/**
+ * NO_COLOR wins over FORCE_COLOR (and an empty NO_COLOR means nothing), as svcadm decides colour from the
+ * environment; the one that loses is dropped from this process's environment. Node otherwise prints a warning
+ * ("The 'NO_COLOR' env is ignored due to the 'FORCE_COLOR' env being set") when both are set and something loads
+ * its internal colour module while stderr is a terminal: `node:assert` does, and conf loads `node:assert`.
+ */
+function settleColourEnvironment(env: NodeJS.ProcessEnv): void {
+  if (env.NO_COLOR === undefined || env.FORCE_COLOR === undefined) return;
+  if (env.NO_COLOR === '') delete env.NO_COLOR;
+  else delete env.FORCE_COLOR;
+}
+
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
@@ -35,6 +47,7 @@ const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * code. A second signal exits at once.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+  settleColourEnvironment(process.env);
   const interrupt = new AbortController();
   const handlers = STOP_SIGNALS.map((signal) => {
     const handler = () => {

@@ -21,8 +21,9 @@ import {
   parseGlobals,
   type RawGlobalOptions,
 } from './global-options.js';
-import { addCommandHelp } from './help/command-help.js';
+import { addCommandHelp, helpConfiguration, helpWidth } from './help/command-help.js';
 import { environmentLines, TENANT_ENVIRONMENT } from './help/environment.js';
+import { wrapHelp } from './help/wrap.js';
 import { packageVersion } from './version.js';
 
 const ENVIRONMENT = `
@@ -45,10 +46,16 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
     .helpOption('-h, --help', 'show help')
     .exitOverride() // --help and --version end by throwing, for main to return 0
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // Help is wrapped to the terminal here, so that no word is broken whatever wrote it (help/wrap.ts).
+      writeOut: (text) => io.stdout.write(wrapHelp(text, helpWidth(io.stdout))),
+      writeErr: (text) => io.stderr.write(wrapHelp(text, helpWidth(io.stderr))),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
+      // Help is plain text; asking the stream would also make Node warn about NO_COLOR with FORCE_COLOR.
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp(helpConfiguration(program))
     .showSuggestionAfterError(true)
     .addOption(
       option('-p, --profile <name>', 'use a named profile')
@@ -92,11 +99,13 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
       option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)').environmentVariable('SVCADM_AUDIENCE'),
     )
     .addOption(
-      option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(
-        OUTPUT_FORMATS,
-      ),
+      option(
+        '-o, --output <format>',
+        'table, wide (every column, nothing cut), json, yaml or ndjson (default: table on a terminal, else json)',
+      ).choices(OUTPUT_FORMATS),
     )
     .option('--json', 'same as -o json')
+    .option('--query <jmespath>', 'reshape the JSON result with a JMESPath expression (json, yaml, ndjson per item)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'no progress or notices on stderr')
     .option('--debug', 'trace HTTP exchanges on stderr (secrets redacted)')
@@ -107,8 +116,8 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
     )
     .addOption(option('--timeout <duration>', 'per-request time limit (default 30s)').defaultIs('30s'))
     .addHelpText('after', `${ENVIRONMENT}\n\nRun 'svcadm <command> --help' for a command's options and examples.\n`)
-    .hook('preSubcommand', () => {
-      globals = parseGlobals(program.opts<RawGlobalOptions>(), ctx.env, io);
+    .hook('preSubcommand', async () => {
+      globals = await parseGlobals(program.opts<RawGlobalOptions>(), ctx.env, io);
       onGlobals(globals);
     });
 

@@ -29,9 +29,16 @@ export class Services {
   }
 
   http(): HttpClient {
+    let told = false;
     this.#http ??= new HttpClient({
       timeoutMs: this.#globals.timeoutMs,
       maxRetries: this.#globals.maxRetries,
+      // Retries after a refused or cut connection can add up to seconds: said once, so that a wait is not silent.
+      onRetry: ({ transport, reason, maxRetries }) => {
+        if (!transport || told) return;
+        told = true;
+        this.#io.notice(`svcadm: ${reason}; trying again (at most ${maxRetries} times, see --max-retries)`);
+      },
       clock: this.#ctx.clock,
       random: this.#ctx.random,
       interrupt: this.#ctx.interrupt,
@@ -67,6 +74,11 @@ export class Services {
   /** Client-credentials tokens for these settings, cached in the config folder. */
   clientTokens(auth: ConstructorParameters<typeof ClientCredentialsTokens>[1]): ClientCredentialsTokens {
     return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace);
+  }
+
+  /** The profile the credentials came from, once they were resolved. */
+  profileUsed(): string | undefined {
+    return this.#credentials?.profileName;
   }
 
   tokens(): TokenSource {

@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../clock.js';
-import { interruption, NetworkError, UsageError } from '../errors.js';
+import { type ErrorDetails, interruption, NetworkError, UsageError } from '../errors.js';
 import { rateLimitSummary } from './headers.js';
 import { classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
@@ -50,9 +50,21 @@ export interface StreamResponse {
   body?: string;
 }
 
+/** A retry about to happen, for whoever tells the user. */
+export interface RetryNotice {
+  /** 1-based. */
+  retry: number;
+  maxRetries: number;
+  waitMs: number;
+  reason: string;
+  /** True when no HTTP answer came at all (refused, reset, timed out). */
+  transport: boolean;
+}
+
 export interface HttpSettings {
   timeoutMs: number;
   maxRetries: number;
+  onRetry?: (notice: RetryNotice) => void;
   clock: Clock;
   random(): number;
   interrupt: AbortSignal;
@@ -71,6 +83,7 @@ class TransportFailure extends Error {
     readonly hint?: string,
     /** True when trying again cannot help: a name that does not resolve, a certificate that does not match. */
     readonly permanent = false,
+    readonly details: Pick<ErrorDetails, 'reason' | 'subject'> = {},
   ) {
     super(message);
   }
@@ -79,7 +92,8 @@ class TransportFailure extends Error {
     return new NetworkError(message, {
       hint: this.hint,
       permanent: this.permanent,
-      reason: this.code === 'TIMEOUT' ? 'timeout' : undefined,
+      reason: this.code === 'TIMEOUT' ? 'timeout' : this.details.reason,
+      subject: this.details.subject,
     });
   }
 }
@@ -101,6 +115,16 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure
     case 'EHOSTUNREACH':
       return new TransportFailure(`cannot reach ${host} (${err.code})`, err.code);
     default:
+      // TLS to a port that does not speak it (most often plain HTTP: OpenSSL reads "HTTP/1.1" as an unknown version).
+      if (/wrong version number|packet length too long|http request/i.test(err.message)) {
+        return new TransportFailure(
+          `the server at ${host} does not speak TLS (is it plain http?)`,
+          'PLAIN_HTTP',
+          undefined,
+          true,
+          { reason: 'plain_http', subject: `http://${host}` },
+        );
+      }
       if (
         err.code === 'EPROTO' ||
         err.code?.startsWith('ERR_TLS') ||
@@ -163,6 +187,13 @@ export class HttpClient {
       const wait = retryWaitMs(attempt, verdict.askedMs, this.#settings.random);
       this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
       req.onRetry?.({ retry: attempt + 1, waitMs: wait, reason: verdict.reason });
+      this.#settings.onRetry?.({
+        retry: attempt + 1,
+        maxRetries,
+        waitMs: wait,
+        reason: verdict.reason,
+        transport: response === undefined,
+      });
       await this.sleep(wait);
     }
   }

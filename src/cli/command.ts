@@ -117,13 +117,52 @@ export class SvcadmCommand extends Command {
    * Every usage error commander finds (unknown names, missing or invalid values) becomes ours: on one line, in our
    * voice, naming the help of the command it came from (`see 'svcadm users --help'`), as gh does.
    */
-  override error(message: string): never {
-    const text = message
-      .replace(/^error: /, '')
-      .replace(/\s*\n\s*/g, ' ')
-      .replace('(Did you mean', '(did you mean');
+  override error(message: string, options?: { code?: string }): never {
+    const text = inOurVoice(this, message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), options?.code);
     throw new UsageError(text, `see '${['svcadm', ...commandPath(this)].join(' ')} --help'`);
   }
+}
+
+/** `a, b or c`. */
+function oneOf(values: readonly string[]): string {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`;
+}
+
+/** The long name of an option from its flags (`-o, --output <format>` → `--output`). */
+function optionName(flags: string): string {
+  return /--[\w-]+/.exec(flags)?.[0] ?? flags.split(/[ ,]/)[0] ?? flags;
+}
+
+/**
+ * commander's own texts in the words svcadm uses for its own errors (`--take must be …, got 'x'`): an invalid choice,
+ * a missing value, too many arguments. Which text it is comes from commander's error code; the values from the tree.
+ */
+function inOurVoice(command: Command, text: string, code: string | undefined): string {
+  if (code === 'commander.invalidArgument') {
+    const option = /^option '([^']+)' argument '(.*)' is invalid\./.exec(text);
+    if (option) {
+      const found = command.options.find((o) => o.flags === option[1]);
+      const choices = found?.argChoices;
+      if (choices) return `${optionName(option[1] ?? '')} must be ${oneOf(choices)}, got '${option[2]}'`;
+    }
+    const argument = /^command-argument value '(.*)' is invalid for argument '([^']+)'\./.exec(text);
+    if (argument) {
+      const found = command.registeredArguments.find((a) => a.name() === argument[2]);
+      const choices = found?.argChoices;
+      if (choices) return `the ${argument[2]} must be ${oneOf(choices)}, got '${argument[1]}'`;
+    }
+  }
+  if (code === 'commander.optionMissingArgument') {
+    const flags = /^option '([^']+)' argument missing/.exec(text)?.[1];
+    if (flags) return `${optionName(flags)} needs a value (${flags.replace(/^[^<[]*/, '')})`;
+  }
+  if (code === 'commander.excessArguments') {
+    const args = command.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`));
+    const usage = ['svcadm', ...commandPath(command), ...args].join(' ');
+    const got = /but got (\d+)/.exec(text)?.[1];
+    return `too many arguments${got ? ` (${got})` : ''}: the usage is ${usage}`;
+  }
+  return text.replace('(Did you mean', '(did you mean');
 }
 
 export function examples(...lines: string[]): string {

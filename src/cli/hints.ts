@@ -1,11 +1,20 @@
 import type { Credentials, ValueSource } from '../config/credentials.js';
+import { isLoopbackHost } from '../config/tenant.js';
 import { CliError, type ErrorReason } from '../errors.js';
+import type { PasteHint } from './paste.js';
 
-/** What the CLI knows of the invocation that failed, to make its advice precise. */
+export type { PasteHint } from './paste.js';
+
+/** What the CLI knows of the invocation that failed, to make its advice precise and its commands pasteable. */
 export interface HintContext {
   /** The credentials in use, when they were resolved. */
   credentials?: Credentials | undefined;
+  /** How this run writes a command to paste (with its -p, --domain, -o). */
+  paste?: PasteHint | undefined;
 }
+
+/** Without the options of a run: the command alone. */
+const BARE: PasteHint = (words) => ['svcadm', ...words].join(' ');
 
 /** How to name a value's origin: `--client-id`, `SVCADM_CLIENT_ID`, or the profile. */
 function named(source: ValueSource | undefined, flag: string, variable: string, what: string): string {
@@ -16,7 +25,7 @@ function named(source: ValueSource | undefined, flag: string, variable: string, 
 }
 
 /** Which values to check when the token service refuses the client, named where they came from. */
-function refusedCredentials(credentials: Credentials | undefined): string {
+function refusedCredentials(credentials: Credentials | undefined, paste: PasteHint): string {
   if (credentials?.auth.kind !== 'client') return 'check the client id, secret (or private key) and audience you gave';
   const { sources } = credentials;
   const key = credentials.auth.credential.kind === 'assertion';
@@ -26,7 +35,8 @@ function refusedCredentials(credentials: Credentials | undefined): string {
       ? ''
       : ` and ${named(sources.audience, '--audience', 'SVCADM_AUDIENCE', 'audience')}`;
   if (profile !== undefined && sources.credential === sources.client) {
-    return `check the client id and ${key ? 'private key' : 'secret'} of profile ${profile}${audience} (\`svcadm profiles show ${profile}\`)`;
+    const show = paste(['profiles', 'show', profile]);
+    return `check the client id and ${key ? 'private key' : 'secret'} of profile ${profile}${audience} (\`${show}\`)`;
   }
   const client = named(sources.client, '--client-id', 'SVCADM_CLIENT_ID', 'client id');
   const credential = key
@@ -36,25 +46,33 @@ function refusedCredentials(credentials: Credentials | undefined): string {
 }
 
 /** What to say when the interface refuses a token: where the token or the client came from. */
-function refusedToken(credentials: Credentials | undefined): string {
+function refusedToken(credentials: Credentials | undefined, paste: PasteHint): string {
   if (credentials?.auth.kind === 'token') {
     const where = credentials.sources.credential === 'flag' ? '--token' : 'SVCADM_TOKEN';
     return `the token given with ${where} was refused: get a new one`;
   }
-  return 'check the client credentials; `svcadm auth status` shows each value in use and where it comes from';
+  return `check the client credentials; \`${paste(['auth', 'status'])}\` shows each value in use and where it comes from`;
 }
 
-/** What the user can do about each situation the API layer names, in the CLI's words. */
-const REASON_HINTS: Readonly<Record<ErrorReason, (context: HintContext) => string>> = {
-  unauthorized: ({ credentials }) => refusedToken(credentials),
-  token_refused: ({ credentials }) => refusedCredentials(credentials),
+/** What the user can do about each situation the API layer names, in the CLI's words; commands are pasteable. */
+const REASON_HINTS: Readonly<
+  Record<ErrorReason, (context: { credentials?: Credentials | undefined; paste: PasteHint }, err: CliError) => string>
+> = {
+  unauthorized: ({ credentials, paste }) => refusedToken(credentials, paste),
+  token_refused: ({ credentials, paste }) => refusedCredentials(credentials, paste),
   rate_limited: () => 'wait and run again, or raise --max-retries',
   timeout: () => 'raise --timeout',
   too_many_streams: () =>
     'plans allow 1, 4 or 8 event streams at once: stop another `svcadm events tail` (or other consumer), then try again',
-  cursor_expired: () => 'restart with --since (e.g. `svcadm events tail --since 1h`)',
+  cursor_expired: ({ paste }) => `restart with --since (e.g. \`${paste(['events', 'tail', '--since', '1h'])}\`)`,
   invalid_cursor: () => 'check the cursor given with --from or held in the cursor file',
   forward_failed: () => 'fix the app at --forward-to, then resume: the event it did not acknowledge is sent again',
+  plain_http: (_context, err) => {
+    const origin = err.subject === undefined ? undefined : URL.parse(err.subject);
+    return origin && isLoopbackHost(origin.hostname)
+      ? `for a server on this machine without TLS, use --domain ${origin.origin}`
+      : 'check the port: a tenant speaks https (plain http is for loopback hosts only)';
+  },
 };
 
 /**
@@ -63,7 +81,7 @@ const REASON_HINTS: Readonly<Record<ErrorReason, (context: HintContext) => strin
  */
 export function refineError(err: unknown, context: HintContext): unknown {
   if (err instanceof CliError && err.reason !== undefined) {
-    const advice = REASON_HINTS[err.reason](context);
+    const advice = REASON_HINTS[err.reason]({ credentials: context.credentials, paste: context.paste ?? BARE }, err);
     err.hint = err.hint ? `${advice}; ${err.hint}` : advice;
   }
   return err;

@@ -5,6 +5,7 @@ import { IOStreams } from '../io/io-streams.js';
 import { Printer } from '../io/printer.js';
 import { Services } from '../services.js';
 import { refineError } from './hints.js';
+import { type PasteHint, pasteHint, pinnedOptions } from './paste.js';
 
 /** What a command's run function works with: the world, the global options, output and the service. */
 export interface Invocation {
@@ -13,6 +14,8 @@ export interface Invocation {
   readonly io: IOStreams;
   readonly out: Printer;
   readonly services: Services;
+  /** A command line for the user to paste, carrying the options that chose this run's tenant and output. */
+  readonly paste: PasteHint;
 }
 
 /** Given to every command module at registration: turns its run function into a commander action. */
@@ -30,13 +33,17 @@ export class Host {
       const command = raw[raw.length - 1] as Command;
       const opts = raw[raw.length - 2] as Opts;
       const args = raw.slice(0, -2) as Args;
+      const { ctx } = this;
       const globals = this.globals();
-      const io = new IOStreams(this.ctx.io, globals, this.ctx.env);
-      const services = new Services(this.ctx, globals, io);
+      const io = new IOStreams(ctx.io, globals, ctx.env);
+      const services = new Services(ctx, globals, io);
+      // Pinned when a line is made, by then the credentials (and the profile they came from) are known.
+      const paste: PasteHint = (words) => pasteHint(pinnedOptions(globals, ctx.env, services.profileUsed()))(words);
+      const out = new Printer(io, globals, ctx.clock);
       try {
-        await run({ ctx: this.ctx, globals, io, out: new Printer(io, globals), services }, args, opts, command);
+        await run({ ctx, globals, io, out, services, paste }, args, opts, command);
       } catch (err) {
-        throw refineError(err, { credentials: services.resolvedCredentials });
+        throw refineError(err, { credentials: services.resolvedCredentials, paste });
       } finally {
         services.close();
       }

@@ -3,7 +3,7 @@ import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { Credentials } from '../config/credentials.js';
 import { ApiError, AuthError } from '../errors.js';
-import { cell, type DetailTable } from '../render/table-model.js';
+import { cell, type DetailTable, timeCell } from '../render/table-model.js';
 
 export function registerAuthCommands(program: SvcadmCommand, host: Host): void {
   const auth = program.command('auth').description('access tokens for the active credentials');
@@ -98,7 +98,6 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
     expires_at: isoTime(token.expiresAt),
     scopes: token.scopes,
   };
-  const minutes = status.expires_at === null ? undefined : Math.round(((token.expiresAt ?? now) - now) / 60_000);
   const from = (source: string | null) => (source === null || source === 'default' ? '' : `  (${source})`);
   await inv.out.one(status, (): DetailTable => {
     const rows: DetailTable['rows'] = [
@@ -120,7 +119,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
         'token',
         cell(given ? (check ? 'given, accepted by the interface' : 'given') : `from the ${status.token_source}`),
       ],
-      ['expires', cell(status.expires_at === null ? 'unknown' : `${status.expires_at} (in ${minutes} min)`)],
+      ['expires', status.expires_at === null ? cell('unknown') : timeCell(status.expires_at, now, true)],
       ['scopes', cell(status.scopes.length ? `(${status.scopes.length}) ${status.scopes.join(' ')}` : '(none)')],
     );
     return {

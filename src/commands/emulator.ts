@@ -132,7 +132,7 @@ export function registerEmulatorCommand(program: SvcadmCommand, host: Host): voi
         .map((f) => f.flag)
         .join(', ')}): 250 is milliseconds; 2s, 5m and 1h work too.\n${examples(
         'svcadm emulator',
-        'eval "$(svcadm emulator --print-env --port 0)"   # bash, zsh: in the background',
+        'eval "$(svcadm emulator --print-env --port 0)"   # bash, zsh',
         'kill "$SVCADM_EMULATOR_PID"   # stops it',
         'eval (svcadm emulator --print-env fish --port 0)   # fish',
         'svcadm emulator --port 0 --json --control --rate-limit 5 --latency 200',

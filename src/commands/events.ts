@@ -14,12 +14,11 @@ import {
   type RawForwardOptions,
 } from '../forward/target.js';
 import { TENANT_ENVIRONMENT } from '../help/environment.js';
-import type { LineSink, StreamFormats } from '../io/printer.js';
-import { formatEventLine } from '../render/event-line.js';
+import type { ItemStream, StreamFormats } from '../io/printer.js';
+import type { EventRow } from '../render/event-line.js';
 import { neutralize } from '../render/sanitize.js';
 import type { TailStatus } from '../render/tail-view.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';
-import { shellWord } from '../util/shell-word.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 export interface RawTailOptions extends RawForwardOptions {
@@ -119,17 +118,9 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
   };
 }
 
+/** One line: help output wraps it to the terminal. */
 function typeList(): string {
-  const lines: string[] = [];
-  let line = ' ';
-  for (const type of EVENT_TYPES) {
-    if (line.length + type.length > 78) {
-      lines.push(line);
-      line = ' ';
-    }
-    line += ` ${type}`;
-  }
-  return [...lines, line].join('\n');
+  return `  ${EVENT_TYPES.join(' ')}`;
 }
 
 export function registerEventsCommands(program: SvcadmCommand, host: Host): void {
@@ -184,21 +175,29 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
 /** An event as shown: with the status the app acknowledged it with when forwarding. */
 type EventItem = Extract<TailItem, { kind: 'event' }> & { acknowledged?: Delivery | undefined };
 
-/** How an event is printed: its payload spliced as NDJSON, one line of text, or the live view. */
-function eventFormats(clock: Clock): StreamFormats<EventItem, TailStatus> {
+/** How an event is printed: its payload spliced as NDJSON, the payload as a value, or event lines for people. */
+function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<EventItem, TailStatus, EventRow> {
   return {
     json: (item) => payloadJson(item.type, item.data),
-    line: (item, color, width) => formatEventLine(item.payload(), color, width, item.acknowledged),
-    live: async (io, initial, color) => {
-      const { tailScreenSink } = await import('../io/tail-screen.js');
-      return tailScreenSink(io, initial, color, clock);
+    value: (item) => item.payload(),
+    view: async () => {
+      const [{ eventLineFormatter, eventRow, typeColumnWidth }, { statusLine }] = await Promise.all([
+        import('../render/event-line.js'),
+        import('../render/tail-view.js'),
+      ]);
+      const typeWidth = typeColumnWidth(types);
+      return {
+        row: (item) => eventRow(item.payload(), item.acknowledged?.status),
+        lines: (color) => eventLineFormatter({ color, typeWidth, now: () => clock.now() }),
+        status: statusLine,
+      };
     },
   };
 }
 
 const RATE_WINDOW_MS = 5000;
 
-/** Runs the tail until it is stopped; a stop by a signal ends with the count and how to resume. */
+/** Runs the tail until it is stopped; a stop by a signal (or an app that gave up) ends with how to resume. */
 export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise<void> {
   const { ctx } = inv;
   const { clock } = ctx;
@@ -208,35 +207,48 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
   const api = inv.services.api();
-  const status: TailStatus = { state: 'connecting', attempt: 0, types: opts.types, seen: 0, rate: 0, cursor: start };
+  const status: TailStatus = {
+    state: 'connecting',
+    attempt: 0,
+    types: opts.types,
+    seen: 0,
+    rate: 0,
+    cursor: start,
+    now: started,
+  };
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
   const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
   if (opts.forward) announceForwarding(inv.out, opts.forward);
-  const { sink, line } = await inv.out.stream(eventFormats(clock), status);
+  const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
     while (samples.length > 2 && (samples[0]?.[0] ?? now) < now - RATE_WINDOW_MS) samples.shift();
     const [t0, n0] = samples[0] ?? [now, 0];
     status.rate = now > t0 ? ((status.seen - n0) * 1000) / (now - t0) : 0;
-    sink.status?.({ ...status });
+    status.now = now;
+    stream.status({ ...status });
   };
-  const ticker = sink.status ? clock.setInterval(refresh, 1000) : undefined;
+  const ticker = stream.live ? clock.setInterval(refresh, 1000) : undefined;
   let cursor = start;
   let seen = 0;
+  let full = false;
+  let failure: unknown;
   // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged.
-  const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, sink.notice);
-  let failure: CliError | undefined;
-  let out = '';
+  const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, stream.notice);
+  let pending: EventItem[] = [];
   let written = cursor;
   // What is printed so far, and the cursor past it: after each batch (each acknowledged event in the live view).
   const flush = async () => {
-    if (out !== '') await sink.write(out);
-    out = '';
     status.seen = seen;
     status.cursor = cursor;
+    // The status first: the live view draws it under the new lines (and again at most every 100 ms).
+    if (stream.live) stream.status({ ...status, now: clock.now() });
+    if (pending.length > 0) await stream.write(pending);
+    pending = [];
+    // The cursor file moves only past what was written (at least once, never skipped).
     if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
     written = cursor;
   };
@@ -252,85 +264,100 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       random: ctx.random,
     });
     for await (const batch of subscription) {
-      let full = false;
       for (const item of batch) {
         if (item.kind === 'event') {
           if (forwarder && signal.aborted) break;
           const acknowledged = forwarder ? await forwarder.deliver(item) : undefined;
           if (!forwarder || acknowledged) {
-            out += line(acknowledged ? { ...item, acknowledged } : item);
+            pending.push(acknowledged ? { ...item, acknowledged } : item);
             seen++;
           }
           if (item.offset !== undefined) cursor = item.offset;
-          if (forwarder && sink.status) await flush();
+          if (forwarder && stream.live) await flush();
           if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
             full = true;
             break;
           }
         } else if (item.kind === 'cursor') cursor = item.offset;
-        else report(item, sink, status);
+        else report(item, stream, status, clock.now());
       }
+      if (stream.live && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
       await flush();
-      if (sink.status && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
       if (full) break;
     }
   } catch (err) {
+    failure = err;
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
-    if (!(err instanceof Interrupted) && !(err instanceof CliError && err.reason === 'forward_failed')) throw err;
-    if (!(err instanceof Interrupted)) failure = err;
+    if (!(err instanceof Interrupted) && !isForwardFailure(err)) throw err;
     await flush();
   } finally {
     timer?.cancel();
     ticker?.cancel();
-    if (sink.status) refresh();
-    sink.close();
+    const reason = stopReason(ctx.interrupt.aborted, failure !== undefined, full, stop.signal.aborted);
+    stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     await cursorFile?.flush();
   }
-  if (!ctx.interrupt.aborted && failure === undefined) return;
+  const forwardFailure = isForwardFailure(failure) ? failure : undefined;
+  if (!ctx.interrupt.aborted && forwardFailure === undefined) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
-  const filters = opts.types.length > 0 ? ` --type ${opts.types.join(',')}` : '';
-  const forward = opts.forward ? ` --forward-to ${shellWord(opts.forward.url.href)}` : '';
-  inv.io.stderr.write(`svcadm: ${failure ? 'stopped' : 'interrupted'} after ${count}\n`);
+  inv.io.stderr.write(`svcadm: ${forwardFailure ? 'stopped' : 'interrupted'} after ${count}\n`);
   const resume =
     cursor !== undefined
-      ? `--from ${cursor}`
-      : `--since ${opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`}`;
-  inv.io.stderr.write(`resume with: svcadm events tail ${resume}${filters}${forward}\n`);
-  throw failure ?? interruption(ctx.interrupt, true);
+      ? ['--from', cursor]
+      : ['--since', opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`];
+  const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
+  const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
+  inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters, ...forward])}\n`);
+  throw forwardFailure ?? interruption(ctx.interrupt, true);
+}
+
+function isForwardFailure(err: unknown): err is CliError {
+  return err instanceof CliError && err.reason === 'forward_failed';
+}
+
+/** Why the tail stopped, for the live view's last status line. */
+function stopReason(interrupted: boolean, failed: boolean, full: boolean, timeUp: boolean): string | undefined {
+  if (interrupted) return 'interrupted';
+  if (failed) return 'failed';
+  if (full) return 'reached --max-events';
+  return timeUp ? 'reached --duration' : undefined;
 }
 
 function report(
   item: Exclude<TailItem, { kind: 'event' | 'cursor' }>,
-  sink: LineSink<TailStatus>,
+  stream: ItemStream<EventItem, TailStatus>,
   status: TailStatus,
+  now: number,
 ): void {
   switch (item.kind) {
     case 'connected':
       status.state = 'connected';
       status.attempt = 0;
-      status.waitMs = undefined;
+      status.reconnectAt = undefined;
+      status.reason = undefined;
       return;
     case 'reconnecting':
       status.state = 'reconnecting';
       status.attempt = item.attempt;
-      status.waitMs = item.waitMs;
+      status.reconnectAt = now + item.waitMs;
       status.reason = item.reason;
-      if (!sink.status) {
-        sink.notice(
+      status.now = now;
+      if (!stream.live) {
+        stream.notice(
           `svcadm: ${neutralize(item.reason)}; reconnecting in ${(item.waitMs / 1000).toFixed(1)}s (attempt ${item.attempt})`,
         );
       }
       return;
     case 'stream-error':
       if (!item.fatal) {
-        sink.notice(
+        stream.notice(
           `svcadm: the service reported a stream error (${neutralize(item.code)}): ${neutralize(item.message)}`,
           true,
         );
       }
       return;
     case 'warning':
-      sink.notice(`svcadm: warning: ${neutralize(item.message)}`, true);
+      stream.notice(`svcadm: warning: ${neutralize(item.message)}`, true);
       return;
   }
 }

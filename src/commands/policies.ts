@@ -3,7 +3,7 @@ import type { RateLimitPolicy } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
-import { cell, type DetailTable } from '../render/table-model.js';
+import { cell, type DetailTable, timeCell } from '../render/table-model.js';
 
 export const POLICY_ID_MAX = 26;
 
@@ -29,10 +29,10 @@ export function registerPoliciesCommands(program: SvcadmCommand, host: Host): vo
 
 export async function runPoliciesGet(inv: Invocation, id: string): Promise<void> {
   const { data } = await getRateLimitPolicy(inv.services.api(), id);
-  await inv.out.one(data, () => policyTable(data));
+  await inv.out.one(data, () => policyTable(data, inv.ctx.clock.now()));
 }
 
-export function policyTable(policy: RateLimitPolicy): DetailTable {
+export function policyTable(policy: RateLimitPolicy, now: number): DetailTable {
   const config = policy.configuration ?? { action: undefined };
   const actionTone = config.action === 'allow' ? 'green' : config.action === 'block' ? 'red' : 'yellow';
   return {
@@ -47,8 +47,8 @@ export function policyTable(policy: RateLimitPolicy): DetailTable {
       ['action', cell(config.action, actionTone)],
       ['limit', cell(config.limit === undefined ? undefined : `${config.limit} requests/s`)],
       ['redirect_uri', cell(config.redirect_uri)],
-      ['created_at', cell(policy.created_at)],
-      ['updated_at', cell(policy.updated_at)],
+      ['created_at', timeCell(policy.created_at, now, true)],
+      ['updated_at', timeCell(policy.updated_at, now, true)],
     ],
   };
 }

@@ -178,7 +178,12 @@ export async function runProfilesList(inv: Invocation): Promise<void> {
     rows,
     (): TableSpec => ({
       kind: 'list',
-      columns: ['current', 'name', 'domain', 'client id'],
+      columns: [
+        { name: 'current', fit: 'detail', rank: 1 },
+        { name: 'name', fit: 'key' },
+        { name: 'domain', fit: 'detail', rank: 3 },
+        { name: 'client id', fit: 'detail', rank: 2 },
+      ],
       rows: rows.map((r) => [cell(r.current ? '*' : ' '), cell(r.name), cell(r.domain), cell(r.client_id)]),
     }),
     { empty: 'No profiles yet: add one with `svcadm profiles add <name> --domain <tenant> --client-id <id>`.' },

@@ -7,7 +7,6 @@ import { UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 import { cell, type ListTable } from '../render/table-model.js';
 import { parseIntegerOption } from '../util/duration.js';
-import { shellWord } from '../util/shell-word.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 export const PER_PAGE_MIN = 1;
@@ -91,7 +90,7 @@ export async function runUserPermissions(inv: Invocation, opts: UserPermissionsO
         ? { onWindow: (window: number) => trace(`pagination: ${window} request(s) at once (rate-limit headers)`) }
         : {}),
     });
-    return inv.out.all(pages, permissionsTable);
+    return inv.out.all(pages, permissionsTable, `User ${neutralize(opts.userId)} has no permissions.`);
   }
   const { data } = await listUserPermissions(api, opts.userId, {
     page: opts.page,
@@ -99,13 +98,15 @@ export async function runUserPermissions(inv: Invocation, opts: UserPermissionsO
     includeTotals: opts.includeTotals,
   });
   const items = permissionItems(data);
+  const page = opts.page ?? 0;
   await inv.out.page(data, items, permissionsTable, {
+    empty: page === 0 ? `User ${neutralize(opts.userId)} has no permissions.` : `No permissions on page ${page}.`,
     next: () => {
       if (!hasMore(data, items.length, opts)) return undefined;
-      const page = opts.page ?? 0;
-      const perPage = opts.perPage === undefined ? '' : ` --per-page ${opts.perPage}`;
-      const totals = opts.includeTotals ? ' --include-totals' : '';
-      return `Next page: svcadm users permissions ${shellWord(neutralize(opts.userId))} --page ${page + 1}${perPage}${totals}`;
+      const perPage = opts.perPage === undefined ? [] : ['--per-page', String(opts.perPage)];
+      const totals = opts.includeTotals ? ['--include-totals'] : [];
+      const words = ['users', 'permissions', opts.userId, '--page', String(page + 1), ...perPage, ...totals];
+      return `Next page: ${inv.paste(words)}`;
     },
   });
 }
@@ -133,11 +134,20 @@ function hasMore(
   return (opts.perPage !== undefined && count >= opts.perPage) || SERVICE_PAGE_SIZES.includes(count);
 }
 
+/**
+ * A permission is told apart by its name and its API's identifier: never cut. On a narrow terminal the description
+ * is cut first; then the API's name (its identifier says the same), the description and the source are hidden.
+ */
 export function permissionsTable(items: readonly UserPermission[]): ListTable {
   return {
     kind: 'list',
-    // Free-text description last: on a narrow terminal it is the column that gets cut.
-    columns: ['permission', 'api', 'identifier', 'source', 'description'],
+    columns: [
+      { name: 'permission', fit: 'key' },
+      { name: 'api', fit: 'detail', rank: 1 },
+      { name: 'identifier', fit: 'key' },
+      { name: 'source', fit: 'detail', rank: 3 },
+      { name: 'description', fit: 'text', rank: 2 },
+    ],
     rows: items.map((p) => [
       cell(p.permission_name),
       cell(p.resource_server_name),

@@ -1,8 +1,38 @@
 import type { EventEmitter } from 'node:events';
-import type { Command } from 'commander';
+import { type Argument, type Command, Help, type HelpConfiguration, type Option } from 'commander';
 import { SvcadmCommand } from '../cli/command.js';
+import type { OutStream } from '../context.js';
 import { UsageError } from '../errors.js';
 import { type EnvironmentVariable, environmentLines, TENANT_ENVIRONMENT } from './environment.js';
+
+/** Help is wrapped to a terminal's width; 80 columns elsewhere. */
+export function helpWidth(stream: OutStream): number {
+  return stream.isTTY === true && stream.columns ? stream.columns : 80;
+}
+
+/** Below a command's own options, one line pointing at the global ones (gh's "INHERITED FLAGS", compactly). */
+const GLOBAL_OPTIONS_LINE = 'Global options (svcadm --help): -p, --domain, -o, --query, …';
+
+/**
+ * commander's help, in our voice: an option's or argument's choices are in its own description (commander would add
+ * `(choices: "table", …)`), and below a command's options one line points at the global options instead of
+ * repeating all of them.
+ */
+export function helpConfiguration(program: Command): HelpConfiguration {
+  const withoutChoices = <T extends Option | Argument>(item: T): T =>
+    Object.assign(Object.create(item) as T, { argChoices: undefined });
+  return {
+    optionDescription: (option) => Help.prototype.optionDescription.call(new Help(), withoutChoices(option)),
+    argumentDescription: (argument) => Help.prototype.argumentDescription.call(new Help(), withoutChoices(argument)),
+    // Commands are listed by name, as gh and kubectl do: their arguments are in their own help, and one long usage
+    // (`api [options] <method-or-path> [path]`) would otherwise narrow every description of the list.
+    subcommandTerm: (command) => command.name(),
+    formatHelp(command, helper) {
+      const text = Help.prototype.formatHelp.call(helper, command, helper);
+      return command === program ? text : `${text.replace(/\n*$/, '\n')}\n${GLOBAL_OPTIONS_LINE}\n`;
+    },
+  };
+}
 
 /** The text a command adds after its help (its examples), captured instead of printed. */
 function afterHelpText(command: Command): string {

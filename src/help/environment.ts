@@ -27,12 +27,12 @@ export const STORE_ENV: EnvironmentVariable = {
   description: 'folder of the profile store and token cache',
 };
 export const COLOUR_ENV: EnvironmentVariable = {
-  names: ['NO_COLOR', 'FORCE_COLOR'],
-  description: 'colour on terminals',
+  names: ['NO_COLOR', 'FORCE_COLOR', 'TERM'],
+  description: 'colour (none on TERM=dumb)',
 };
 const COLOUR_PROGRESS: EnvironmentVariable = {
-  names: ['NO_COLOR', 'FORCE_COLOR', 'CI'],
-  description: 'colour and progress on terminals',
+  names: ['NO_COLOR', 'FORCE_COLOR', 'TERM', 'CI'],
+  description: 'colour and progress lines (TERM=dumb: neither; CI: no progress)',
 };
 export const COMPLETION_ENV: EnvironmentVariable = {
   names: ['SVCADM_CONFIG_DIR'],
@@ -43,7 +43,8 @@ export const COMPLETION_ENV: EnvironmentVariable = {
 export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [CREDENTIALS, STORE_ENV, COLOUR_PROGRESS];
 
 const NAMES_WIDTH = 35;
-const LINE_WIDTH = 88;
+/** Names lines fit the narrowest help (60 columns) as they are: the help wrapper never has to break them. */
+const LINE_WIDTH = 58;
 
 /**
  * The help lines for `variables`: names, then the description at a fixed column. A list of names too long for that

@@ -70,9 +70,9 @@ export class IOStreams {
     return (line) => this.stderr.write(`svcadm: debug: ${line}\n`);
   }
 
-  /** Progress is for people: only on a terminal, outside CI, and not with --quiet. */
+  /** Progress is for people: only on a terminal that redraws (not `TERM=dumb`), outside CI, and not with --quiet. */
   progress(): Progress {
-    if (this.#globals.quiet || this.stderr.isTTY !== true || this.#env.CI) return NO_PROGRESS;
+    if (this.#globals.quiet || !this.#globals.redraw.stderr || this.#env.CI) return NO_PROGRESS;
     const stderr = this.stderr;
     let shown = false;
     return {

@@ -1,70 +1,110 @@
 import type { PagerPage } from '../api/pagers.js';
+import type { Clock } from '../clock.js';
 import { CliError } from '../errors.js';
 import type { Globals, OutputFormat } from '../global-options.js';
-import { jsonDocument, jsonLine } from '../render/json.js';
+import { colorJson, jsonDocument, jsonLine } from '../render/json.js';
 import { fetchedText } from '../render/progress-text.js';
+import type { Query } from '../render/query.js';
 import { escapeJsonText, neutralize } from '../render/sanitize.js';
-import { type TableSpec, tableText } from '../render/table-model.js';
+import type { TableSpec } from '../render/table-model.js';
 import type { IOStreams } from './io-streams.js';
 
-/** What a stream of items (events tail) writes to: NDJSON lines, plain lines, or the live view. */
-export interface LineSink<S> {
-  /** Writes finished lines, waiting when the reader is slow. */
-  write(text: string): Promise<void> | undefined;
-  /** A line on stderr; `always` ignores --quiet. */
-  notice(text: string, always?: boolean): void;
-  /** Only the live view has a status line. */
-  status?(status: S): void;
-  close(): void;
+/** How a stream of items (events tail) is shown to people: loaded only when a table was asked for. */
+export interface StreamView<I, S, R> {
+  /** What a line shows of an item (`R`): small, so that the live view can keep a screenful to redraw. */
+  row(item: I): R;
+  /** A new formatter (it remembers what it printed last, e.g. the day): a row's lines for `width` columns. */
+  lines(color: boolean): (row: R, width: number) => string;
+  /** The status line of the live view, for `width` columns. */
+  status(status: S, width: number, color: boolean): string;
 }
 
-/** How each output format shows one stream item: the JSON text of it, or the view of its parsed value. */
-export interface StreamFormats<I, S> {
-  /** The item as one compact JSON text (without the line break). */
+/** How each output format shows one stream item. */
+export interface StreamFormats<I, S, R> {
+  /** The item as one compact JSON text (without the line break), as fast as it can be made. */
   json(item: I): string;
-  /** The item as one line of text for `width` columns (Infinity off a terminal), colour as decided. */
-  line(item: I, color: boolean, width: number): string;
-  /** Starts the live view on a terminal; loaded only there. */
-  live(io: IOStreams, initial: S, color: boolean): Promise<LineSink<S>>;
+  /** The item as a value, for --query and YAML. */
+  value(item: I): unknown;
+  view(): Promise<StreamView<I, S, R>>;
 }
+
+/** Where a stream of items goes: NDJSON or YAML documents, lines of text, or the live view on a terminal. */
+export interface ItemStream<I, S> {
+  /** Prints items, waiting when the reader is slow. */
+  write(items: readonly I[]): Promise<void>;
+  /** A line on stderr; `always` ignores --quiet. */
+  notice(text: string, always?: boolean): void;
+  /** True for the live view, the only one with a status line. */
+  readonly live: boolean;
+  status(status: S): void;
+  /** Ends the stream; the live view shows `final` as its last status line. */
+  close(final?: S): void;
+}
+
+/** What a list's table view says besides the rows: what an empty page means, how to get the next one. */
+export interface PageHints {
+  /** The next-page hint (a pasteable command line), when there is a next page. */
+  next?: () => string | undefined;
+  /** Said on stderr instead of an empty table. */
+  empty?: string;
+}
+
+const NOTHING = 'Nothing to show.';
 
 /**
  * The one place that branches on the output format (as cli/cli's Exporter): commands hand it data and a table spec.
- * json: the value as the service sent it; ndjson: one compact value per line; table: Ink on a terminal, plain
- * aligned text otherwise.
+ * json: the value as the service sent it (reshaped by --query, coloured on a terminal); yaml: the same as YAML;
+ * ndjson: one compact value per line; table: fitted to a terminal, plain aligned text otherwise; wide: every column,
+ * nothing cut.
  */
 export class Printer {
   readonly #io: IOStreams;
+  readonly #clock: Clock;
   readonly #format: OutputFormat;
   readonly #formatChosen: boolean;
+  readonly #query: Query | undefined;
   readonly #color: boolean;
+  /** stdout is a terminal: JSON is coloured there (with colour on), tables fitted to its width. */
+  readonly #tty: boolean;
+  readonly #redraw: boolean;
 
-  constructor(io: IOStreams, globals: Pick<Globals, 'format' | 'formatChosen' | 'color'>) {
+  constructor(
+    io: IOStreams,
+    globals: Pick<Globals, 'format' | 'formatChosen' | 'query' | 'color' | 'redraw'>,
+    clock: Clock,
+  ) {
     this.#io = io;
+    this.#clock = clock;
     this.#format = globals.format;
     this.#formatChosen = globals.formatChosen;
+    this.#query = globals.query;
     this.#color = globals.color.stdout;
+    this.#tty = io.stdout.isTTY === true;
+    this.#redraw = globals.redraw.stdout;
+  }
+
+  get #isTable(): boolean {
+    return this.#format === 'table' || this.#format === 'wide';
   }
 
   /** One resource: the document, one NDJSON line, or its table. */
   async one(value: unknown, table: () => TableSpec): Promise<void> {
-    if (this.#format === 'table') return this.#table(table());
-    return this.#values(value);
+    if (this.#isTable) return this.#table(table());
+    return this.#value(value, Array.isArray(value) ? value : [value]);
   }
 
   /**
-   * One page of a list: the body as sent (json), its items (ndjson), or the table of its items with, on stderr, how
-   * to get the next page (`next`) or what an empty list means (`empty`).
+   * One page of a list: the body as sent (json, yaml), its items (ndjson), or the table of its items with, on stderr,
+   * how to get the next page, or what an empty page means instead of an empty table.
    */
   async page<T>(
     body: unknown,
     items: readonly T[],
     table: (items: readonly T[]) => TableSpec,
-    hints: { next?: () => string | undefined; empty?: string } = {},
+    hints: PageHints = {},
   ): Promise<void> {
-    if (this.#format === 'json') return this.#io.write(jsonDocument(body));
-    if (this.#format === 'ndjson') return this.#values(items);
-    if (items.length === 0 && hints.empty !== undefined) return this.#io.notice(hints.empty);
+    if (!this.#isTable) return this.#value(body, items);
+    if (items.length === 0) return this.#io.notice(hints.empty ?? NOTHING);
     await this.#table(table(items));
     const next = hints.next?.();
     if (next !== undefined) this.#io.notice(next);
@@ -72,56 +112,68 @@ export class Printer {
 
   /**
    * Every page of a list, each item once, in order: `json` is one array written item by item (byte-identical to one
-   * document, never held whole), `ndjson` a line per item, a table collects every row (it needs them for widths).
-   * A progress line on stderr counts what was fetched.
+   * document, never held whole; held for --query), `yaml` one sequence the same way, `ndjson` a line per item, a
+   * table collects every row (it needs them for widths). A progress line on stderr counts what was fetched.
    */
-  async all<T>(pages: AsyncIterable<PagerPage<T>>, table: (items: readonly T[]) => TableSpec): Promise<void> {
+  async all<T>(
+    pages: AsyncIterable<PagerPage<T>>,
+    table: (items: readonly T[]) => TableSpec,
+    empty = NOTHING,
+  ): Promise<void> {
     const progress = this.#io.progress();
-    const rows: T[] = [];
+    const held: T[] = [];
+    const hold = this.#isTable || (this.#query !== undefined && this.#format !== 'ndjson');
+    const yaml = this.#format === 'yaml' && !hold ? await import('../render/yaml-text.js') : undefined;
     let count = 0;
     try {
       for await (const page of pages) {
         progress.update(fetchedText(page.fetched, page.total));
         if (page.items.length === 0) continue;
-        if (this.#format === 'ndjson') {
-          await this.#io.write(page.items.map((item) => jsonLine(item)).join(''));
-        } else if (this.#format === 'json') {
+        if (hold) held.push(...page.items);
+        else if (this.#format === 'ndjson') await this.#lines(page.items);
+        else if (yaml) {
+          count += page.items.length;
+          await this.#io.write(page.items.map((item) => yaml.yamlSequenceEntry(item)).join(''));
+        } else {
           let text = '';
           for (const item of page.items) {
             const element = JSON.stringify(item, null, 2).replace(/\n/g, '\n  ');
             text += `${count === 0 ? '[\n  ' : ',\n  '}${element}`;
             count++;
           }
-          await this.#io.write(escapeJsonText(text));
-        } else {
-          rows.push(...page.items);
+          await this.#io.write(this.#paintJson(escapeJsonText(text)));
         }
       }
     } finally {
       progress.done();
     }
-    if (this.#format === 'json') return this.#io.write(count === 0 ? '[]\n' : '\n]\n');
-    if (this.#format === 'table') return this.#table(table(rows));
+    if (this.#isTable) return held.length === 0 ? this.#io.notice(empty) : this.#table(table(held));
+    if (hold) return this.#value(held, held);
+    if (this.#format === 'json') return this.#io.write(count === 0 ? '[]\n' : this.#paintJson('\n]\n'));
+    if (yaml && count === 0) return this.#io.write('[]\n');
   }
 
-  /** The result of an action (a delete): the value as JSON, or a sentence on stdout and notes on stderr. */
+  /** The result of an action (a delete): the value as data, or a sentence on stdout and notes on stderr. */
   async result(value: unknown, human: { text: string; notices?: readonly string[] }): Promise<void> {
-    if (this.#format !== 'table') return this.#values(value);
+    if (!this.#isTable) return this.#value(value, [value]);
     await this.#io.write(human.text);
     for (const notice of human.notices ?? []) this.#io.notice(notice);
   }
 
   /**
-   * A value announced on one line for a script that asked for JSON (`-o json|ndjson`, `--json`), else the text for a
-   * person, even off a terminal: a long-running command's banner is read by people first.
+   * A value announced for a script that asked for data (`-o json|yaml|ndjson`, `--json`): one JSON line (or a YAML
+   * document); else the text for a person, even off a terminal: a long-running command's banner is read by people
+   * first.
    */
   async announce(value: unknown, text: string): Promise<void> {
-    await this.#io.write(this.#formatChosen && this.#format !== 'table' ? jsonLine(value) : text);
+    if (!this.#formatChosen || this.#isTable) return this.#io.write(text);
+    if (this.#format === 'yaml') return this.#value(value, [value]);
+    return this.#lines([value]);
   }
 
   /** An answer with nothing to show (a 204): nothing on stdout in any format, `text` on stderr in the table view. */
   empty(text: string): void {
-    if (this.#format === 'table') this.#io.notice(text);
+    if (this.#isTable) this.#io.notice(text);
   }
 
   /**
@@ -129,7 +181,7 @@ export class Printer {
    * like a banner, it is text by default even off a terminal.
    */
   async reference(value: unknown, text: string): Promise<void> {
-    if (asksForData({ format: this.#format, formatChosen: this.#formatChosen })) return this.#values(value);
+    if (asksForData({ format: this.#format, formatChosen: this.#formatChosen })) return this.#value(value, [value]);
     await this.#io.write(text);
   }
 
@@ -143,49 +195,92 @@ export class Printer {
     this.#io.stderr.write(json ? jsonLine(value) : `${text}\n`);
   }
 
-  /** Where a stream of items goes: NDJSON lines, plain lines off a terminal, or the live view on one. */
-  async stream<I, S>(formats: StreamFormats<I, S>, initial: S): Promise<{ sink: LineSink<S>; line(item: I): string }> {
+  /** Where a stream of items goes: NDJSON lines, YAML documents, lines of text, or the live view on a terminal. */
+  async stream<I, S, R>(formats: StreamFormats<I, S, R>, initial: S): Promise<ItemStream<I, S>> {
     const io = this.#io;
     const notice = (text: string, always?: boolean) => (always ? io.stderr.write(`${text}\n`) : io.notice(text));
-    if (this.#format !== 'table') {
-      return {
-        sink: { write: (text) => io.write(escapeJsonText(text)), notice, close: () => {} },
-        line: (item) => `${formats.json(item)}\n`,
-      };
+    const plain = (write: (items: readonly I[]) => Promise<void>): ItemStream<I, S> => ({
+      write,
+      notice,
+      live: false,
+      status: () => {},
+      close: () => {},
+    });
+    const query = this.#query;
+    if (this.#format === 'yaml') {
+      const { yamlStreamDocument } = await import('../render/yaml-text.js');
+      return plain((items) =>
+        io.write(items.map((item) => yamlStreamDocument(this.#shape(formats.value(item)))).join('')),
+      );
     }
+    if (!this.#isTable) {
+      if (query) return plain((items) => this.#lines(items.map((item) => formats.value(item))));
+      return plain((items) =>
+        io.write(this.#paintJson(escapeJsonText(items.map((item) => `${formats.json(item)}\n`).join('')))),
+      );
+    }
+    const view = await formats.view();
     const color = this.#color;
-    if (io.stdout.isTTY !== true) {
-      return {
-        sink: { write: (text) => io.write(text), notice, close: () => {} },
-        line: (item) => `${formats.line(item, color, Number.POSITIVE_INFINITY)}\n`,
-      };
+    if (this.#format === 'table' && this.#redraw) {
+      const { startTailScreen } = await import('./tail-screen.js');
+      return startTailScreen(io, view, initial, color, this.#clock);
     }
-    const sink = await formats.live(io, initial, color);
-    return { sink, line: (item) => `${formats.line(item, color, io.stdout.columns ?? 100)}\n` };
+    // Off a terminal, on TERM=dumb, or -o wide: lines one after another, cut to the terminal only for `table`.
+    const width = this.#format === 'table' && this.#tty ? (io.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
+    const format = view.lines(color);
+    return plain((items) => io.write(items.map((item) => format(view.row(item), width)).join('')));
   }
 
-  async #values(value: unknown): Promise<void> {
-    if (this.#format === 'json') return this.#io.write(jsonDocument(value));
-    const items = Array.isArray(value) ? value : [value];
-    for (const item of items) await this.#io.write(jsonLine(item));
+  /** --query applied, when given. */
+  #shape(value: unknown): unknown {
+    return this.#query ? this.#query.search(value) : value;
+  }
+
+  /** A value in the data formats: the document (json, yaml), or `items` a line each (ndjson). */
+  async #value(value: unknown, items: readonly unknown[]): Promise<void> {
+    if (this.#format === 'ndjson') return this.#lines(items);
+    const shaped = this.#shape(value);
+    if (this.#format === 'yaml') {
+      const { yamlDocument } = await import('../render/yaml-text.js');
+      return this.#io.write(yamlDocument(shaped));
+    }
+    return this.#io.write(this.#paintJson(jsonDocument(shaped)));
+  }
+
+  /** NDJSON: a compact line per item; with --query, per item, and an item it leaves nothing of (null) is skipped. */
+  async #lines(items: readonly unknown[]): Promise<void> {
+    let text = '';
+    for (const item of items) {
+      const shaped = this.#shape(item);
+      if (shaped === null && this.#query) continue;
+      text += jsonLine(shaped);
+    }
+    if (text !== '') await this.#io.write(this.#paintJson(text));
+  }
+
+  /** JSON is coloured on a terminal only (never piped, even with FORCE_COLOR: it is read by programs there). */
+  #paintJson(text: string): string {
+    return this.#color && this.#tty ? colorJson(text) : text;
   }
 
   async #table(spec: TableSpec): Promise<void> {
-    const { stdout } = this.#io;
-    if (stdout.isTTY) {
-      const { renderTable } = await import('../render/table-view.js');
-      return this.#io.write(renderTable(spec, this.#color, stdout.columns ?? 100));
+    const { renderTable } = await import('../render/table-text.js');
+    const width = this.#format === 'table' && this.#tty ? (this.#io.stdout.columns ?? 80) : undefined;
+    const { text, hidden } = renderTable(spec, { width, wide: this.#format === 'wide', color: this.#color });
+    await this.#io.write(text);
+    if (hidden.length > 0) {
+      const names = hidden.map((name) => name.toUpperCase()).join(', ');
+      this.#io.notice(`Hidden to fit: ${names} (-o wide shows all)`);
     }
-    return this.#io.write(tableText(spec));
   }
 }
 
 /** How a failure is shown, from whatever of the global options could be read. */
 export type ErrorView = Pick<Globals, 'format' | 'formatChosen' | 'debug'>;
 
-/** JSON was asked for (`-o json|ndjson`, `--json`), not merely the default off a terminal. */
+/** Data was asked for (`-o json|yaml|ndjson`, `--json`), not merely the default off a terminal. */
 function asksForData(view: { readonly format: OutputFormat; readonly formatChosen: boolean }): boolean {
-  return view.formatChosen && view.format !== 'table';
+  return view.formatChosen && view.format !== 'table' && view.format !== 'wide';
 }
 
 /**
@@ -205,8 +300,9 @@ export function writeHelpEntry(
 const BUG_HINT = 'this is a bug in svcadm; run again with --debug and report what it prints';
 
 /**
- * Reports a failure on stderr: one line `svcadm: <message> — <hint>`, or, when JSON was asked for, a JSON envelope
- * as the last line. A stack trace only with --debug, and only for what is not one of ours.
+ * Reports a failure on stderr: one line `svcadm: <message> — <hint>`, or, when data was asked for (`-o json|yaml|
+ * ndjson`, `--json`, `--query`), a JSON envelope as the last line (JSON is YAML too). A stack trace only with
+ * --debug, and only for what is not one of ours. The hint was completed by the command's refine hook (`Host`).
  */
 export function reportFailure(
   err: unknown,
@@ -218,8 +314,7 @@ export function reportFailure(
   if (view?.debug && err instanceof Error && !known) stderr.write(`${err.stack ?? err.message}\n`);
   const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
   const hint = known ? err.hint : BUG_HINT;
-  const json = view?.formatChosen === true && view.format !== 'table';
-  if (json && !(known && err.kind === 'interrupted')) {
+  if (view !== undefined && asksForData(view) && !(known && err.kind === 'interrupted')) {
     const envelope = {
       error: {
         status: known ? (err.status ?? null) : null,
@@ -232,5 +327,5 @@ export function reportFailure(
     stderr.write(jsonLine(envelope));
     return;
   }
-  stderr.write(`svcadm: ${neutralize(message)}${hint ? ` — ${hint}` : ''}\n`);
+  stderr.write(`svcadm: ${neutralize(message)}${hint ? ` — ${neutralize(hint)}` : ''}\n`);
 }

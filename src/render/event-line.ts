@@ -1,10 +1,32 @@
-import { type EventGroup, eventGroup } from '../api/event-types.js';
+import { EVENT_TYPES, type EventGroup, eventGroup } from '../api/event-types.js';
+import { utcClock, utcDay } from './dates.js';
 import { neutralize } from './sanitize.js';
-
-const TYPE_WIDTH = 33; // organization.member.role.assigned
-const ID_WIDTH = 16;
+import { clip, displayWidth } from './text-width.js';
 
 const GROUP_COLOR: Record<EventGroup, number> = { connection: 36, group: 35, organization: 34, user: 32 };
+/** `evt_` and 16 letters and digits (api-notes). */
+const ID_WIDTH = 20;
+const TIME_WIDTH = 8;
+const GAP = '  ';
+/** Below this much room for the summary, an event takes two lines instead of one. */
+const SUMMARY_MIN = 10;
+/** A summary is a few words: longer text from the service is cut before it is kept. */
+const SUMMARY_MAX = 300;
+
+/** What an event line shows, neutralised: small enough to keep a screenful for a redraw. */
+export interface EventRow {
+  /** Milliseconds since the epoch; undefined when the event has no readable time. */
+  time: number | undefined;
+  type: string;
+  id: string;
+  summary: string;
+  /** The status the app acknowledged the event with (`events tail --forward-to`). */
+  delivered?: number | undefined;
+}
+
+function padding(text: string, width: number): string {
+  return ' '.repeat(Math.max(0, width - displayWidth(text)));
+}
 
 function paint(code: number, text: string, color: boolean): string {
   return color ? `\x1b[${code}m${text}\x1b[39m` : text;
@@ -18,10 +40,6 @@ function record(value: unknown): Record<string, unknown> | undefined {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function clip(value: string, width: number): string {
-  return value.length > width ? `${value.slice(0, Math.max(0, width - 1))}…` : value;
 }
 
 function userText(user: Record<string, unknown> | undefined): string | undefined {
@@ -38,7 +56,7 @@ function named(value: unknown): string | undefined {
 }
 
 /** A few words on what the event is about: the user, connection, group or organization, and what joined it. */
-export function eventSummary(payload: Record<string, unknown>): string {
+function eventSummary(payload: Record<string, unknown>): string {
   const event = record(payload.event);
   const object = record(record(event?.data)?.object);
   if (!object) return '';
@@ -64,33 +82,76 @@ export function eventSummary(payload: Record<string, unknown>): string {
   return parts.filter((p): p is string => p !== undefined && p !== '').join(' · ');
 }
 
-function clockOf(time: unknown): string {
-  const ms = typeof time === 'string' ? Date.parse(time) : Number.NaN;
-  if (Number.isNaN(ms)) return '--:--:--';
-  const d = new Date(ms);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+/** The parts of an event a line shows, every service string neutralised; `delivered`: the app's status. */
+export function eventRow(payload: Record<string, unknown>, delivered?: number): EventRow {
+  const event = record(payload.event);
+  const ms = typeof event?.time === 'string' ? Date.parse(event.time) : Number.NaN;
+  return {
+    time: Number.isNaN(ms) ? undefined : ms,
+    type: neutralize(String(payload.type)),
+    id: neutralize(text(event?.id) ?? '-'),
+    summary: clip(neutralize(eventSummary(payload)), SUMMARY_MAX),
+    delivered,
+  };
+}
+
+/** The widest of `types` (every type when none is given): the type column of a line. */
+export function typeColumnWidth(types: readonly string[]): number {
+  return Math.max(...(types.length > 0 ? types : EVENT_TYPES).map((t) => t.length));
+}
+
+export interface EventLineOptions {
+  color: boolean;
+  /** The type column's width (`typeColumnWidth` of the filter). */
+  typeWidth: number;
+  /** Now, for the day heading's "(today)". */
+  now(): number;
 }
 
 /**
- * One event as one terminal line: time, type coloured by group, id, the status the forwarding app acknowledged it
- * with (`events tail --forward-to`), summary; every service string neutralised.
+ * A formatter of event lines, all in UTC as tables are: `time  type  id  summary` on one line where the summary has
+ * room, else `time  type` over `id  summary`, so that nothing wraps and the id is never cut (it is copied). It
+ * remembers the day of the last event: a heading line `── 2025-06-02 UTC ──` goes before the first event of each day
+ * (`(today)` on today's). `width` is the terminal's (Infinity: nothing is cut); lines keep clear of its last column.
  */
-export function formatEventLine(
-  payload: Record<string, unknown>,
-  color: boolean,
-  width: number,
-  acknowledged?: { status: number },
-): string {
-  const event = record(payload.event);
-  const type = neutralize(String(payload.type));
-  const group = eventGroup(type);
-  const id = clip(neutralize(text(event?.id) ?? '-'), ID_WIDTH);
-  const badge = acknowledged ? `[${acknowledged.status}]  ` : '';
-  const head = `${clockOf(event?.time)}  ${type.padEnd(TYPE_WIDTH)}  ${id.padEnd(ID_WIDTH)}  ${badge}`;
-  const room = Math.max(10, width - 1 - head.length);
-  const summary = clip(neutralize(eventSummary(payload)), room);
-  if (!color) return `${head}${summary}`.trimEnd();
-  const typeText = paint(group ? GROUP_COLOR[group] : 37, type.padEnd(TYPE_WIDTH), true);
-  const badgeText = badge === '' ? '' : paint(32, badge, true);
-  return `${paint(90, clockOf(event?.time), true)}  ${typeText}  ${paint(90, id.padEnd(ID_WIDTH), true)}  ${badgeText}${summary}`.trimEnd();
+export function eventLineFormatter(options: EventLineOptions): (row: EventRow, width: number) => string {
+  const { color, typeWidth } = options;
+  let lastDay: string | undefined;
+  return (row, width) => {
+    let out = '';
+    if (row.time !== undefined) {
+      const day = utcDay(row.time);
+      if (day !== lastDay) {
+        lastDay = day;
+        const today = day === utcDay(options.now()) ? ' (today)' : '';
+        out += `${paint(90, `── ${day} UTC${today} ──`, color)}\n`;
+      }
+    }
+    const room = width - 1;
+    const time = paint(90, row.time === undefined ? '--:--:--' : utcClock(row.time), color);
+    const group = eventGroup(row.type);
+    const typeCode = group ? GROUP_COLOR[group] : 37;
+    const idWidth = Math.max(ID_WIDTH, displayWidth(row.id));
+    // The app's acknowledgement stands before the summary: `[200]`.
+    const badge = row.delivered === undefined ? '' : `[${row.delivered}]`;
+    const badged = (summary: string) =>
+      `${badge === '' ? '' : `${GAP}${paint(32, badge, color)}`}${summary === '' ? '' : `${GAP}${summary}`}`;
+    const oneLine = TIME_WIDTH + GAP.length + typeWidth + GAP.length + idWidth + GAP.length + badge.length;
+    if (room - oneLine >= SUMMARY_MIN) {
+      const summary = clip(row.summary, room - oneLine - (badge === '' ? 0 : GAP.length));
+      const type = paint(typeCode, row.type, color) + padding(row.type, typeWidth);
+      const last = summary === '' && badge === '';
+      const id = last ? paint(90, row.id, color) : paint(90, row.id, color) + padding(row.id, idWidth);
+      return `${out}${time}${GAP}${type}${GAP}${id}${badged(summary)}\n`;
+    }
+    // Two lines: the type as far as the terminal allows, then the id whole (cut only if it alone is wider).
+    const indent = ' '.repeat(TIME_WIDTH + GAP.length);
+    const type = clip(row.type, room - indent.length);
+    const id = clip(row.id, room - indent.length);
+    const summaryRoom =
+      room - indent.length - displayWidth(id) - GAP.length - (badge === '' ? 0 : badge.length + GAP.length);
+    const summary = summaryRoom > 0 ? clip(row.summary, summaryRoom) : '';
+    const second = `${indent}${paint(90, id, color)}${badged(summary)}`;
+    return `${out}${time}${GAP}${paint(typeCode, type, color)}\n${second}\n`;
+  };
 }

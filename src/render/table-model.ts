@@ -1,3 +1,4 @@
+import { tableTime } from './dates.js';
 import { neutralize } from './sanitize.js';
 
 export type Tone = 'green' | 'red' | 'yellow' | 'cyan' | 'magenta' | 'blue' | 'gray';
@@ -7,10 +8,26 @@ export interface Cell {
   tone?: Tone;
 }
 
+/**
+ * A column of a list, and how it gives way on a narrow terminal:
+ * - `key`: an id, or a name that tells rows apart: never cut, never hidden;
+ * - `text`: free text: cut (with `…`) before any column is hidden, then hidden in rank order;
+ * - `detail`: hidden whole, in rank order.
+ */
+export interface Column {
+  /** Lower case; shown upper case. */
+  name: string;
+  fit: 'key' | 'text' | 'detail';
+  /** Among the columns that give way, the lower rank gives way first. */
+  rank?: number;
+  /** Shown only with -o wide. */
+  wide?: boolean;
+}
+
 /** A list view: one row per item. Every text is neutralised when the table is built. */
 export interface ListTable {
   kind: 'list';
-  columns: string[];
+  columns: Column[];
   rows: Cell[][];
 }
 
@@ -33,29 +50,10 @@ export function cell(value: unknown, tone?: Tone): Cell {
   return tone ? { text, tone } : { text };
 }
 
-/** The widest label of a detail table. */
-export function labelWidth(spec: DetailTable): number {
-  return Math.max(0, ...spec.rows.map(([label]) => label.length));
-}
-
-/** Each column's widest text, heading included, without the gutter between columns. */
-export function columnWidths(spec: ListTable): number[] {
-  return spec.columns.map((c, i) => Math.max(c.length, ...spec.rows.map((r) => r[i]?.text.length ?? 0)));
-}
-
-/** Plain aligned text, for a table written to a pipe or file. */
-export function tableText(spec: TableSpec): string {
-  if (spec.kind === 'detail') {
-    const width = labelWidth(spec);
-    const head = [spec.title, spec.note].filter(Boolean).join('  ');
-    const lines = spec.rows.map(([label, value]) => `${label.padEnd(width)}  ${value.text}`);
-    return `${head ? `${head}\n` : ''}${lines.join('\n')}\n`;
-  }
-  const widths = columnWidths(spec);
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return `${[line(spec.columns.map((c) => c.toUpperCase())), ...spec.rows.map((r) => line(r.map((c) => c.text)))].join('\n')}\n`;
+/**
+ * A time of the service as `2025-06-02 09:30 (3d ago)`, UTC (`zone` adds `UTC`, for a detail view without a heading
+ * to say it); text that is not a time is shown as it is.
+ */
+export function timeCell(value: unknown, now: number, zone = false): Cell {
+  return cell(tableTime(value, now, zone) ?? value);
 }

@@ -93,7 +93,7 @@ describe('HttpClient retries', () => {
     expect(err).toBeInstanceOf(NetworkError);
   });
 
-  it('does not retry a TLS failure: trying again cannot fix a certificate or a protocol', async () => {
+  it('does not retry TLS to a server that does not speak it, and says so instead of what OpenSSL says', async () => {
     const plain = await startPlainTcp();
     close = plain.close;
     const { port } = plain;
@@ -101,8 +101,11 @@ describe('HttpClient retries', () => {
       .request({ method: 'GET', url: new URL(`https://127.0.0.1:${port}/x`), retry: 'read' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
-    expect((err as NetworkError).message).toMatch(/^TLS failure talking to 127\.0\.0\.1:\d+: /);
-    expect((err as NetworkError).hint).toBe('check the tenant domain; a private CA goes in NODE_EXTRA_CA_CERTS');
+    expect((err as NetworkError).message).toBe(
+      `the server at 127.0.0.1:${port} does not speak TLS (is it plain http?)`,
+    );
+    expect((err as NetworkError).reason).toBe('plain_http');
+    expect((err as NetworkError).subject).toBe(`http://127.0.0.1:${port}`);
     expect(plain.connections()).toBe(1);
   });
 

@@ -132,7 +132,7 @@ describe('svcadm commands --json', () => {
     expect(all.get('policies get')?.environment[0]?.names).toContain('SVCADM_DOMAIN');
     expect(all.get('profiles list')?.environment).toEqual([
       { names: ['SVCADM_CONFIG_DIR'], description: 'folder of the profile store and token cache' },
-      { names: ['NO_COLOR', 'FORCE_COLOR'], description: 'colour on terminals' },
+      { names: ['NO_COLOR', 'FORCE_COLOR', 'TERM'], description: 'colour (none on TERM=dumb)' },
     ]);
     const type = all.get('events tail')?.options.find((o) => o.flags.startsWith('--type'));
     expect(type).toMatchObject({ repeatable: true, list: true, type: 'string' });

@@ -91,3 +91,64 @@ describe('svcadm help', () => {
     expect(examples.map((l) => l.split(' ')[5])).toEqual(['add', 'list', 'use', 'show', 'remove']);
   });
 });
+
+describe('help on a terminal', () => {
+  /** The words of a help text, with the ` \` of wrapped examples taken out. */
+  const words = (text: string) => text.replace(/ \\\n/g, '\n').split(/\s+/).filter(Boolean);
+
+  it.each(paths.map((p) => [p.join(' '), p]))('%s: wrapped at 60 and 80 columns, no word broken', async (_n, path) => {
+    const wide = await runCli([...path, '--help'], { tty: { stdout: true }, columns: 1000 });
+    for (const columns of [60, 80]) {
+      const r = await runCli([...path, '--help'], { tty: { stdout: true }, columns });
+      expect(r.code).toBe(0);
+      for (const line of r.stdout.split('\n')) {
+        // A line is longer only when it is a single word that does not fit.
+        if (line.length > columns) expect(line.trim()).not.toContain(' ');
+      }
+      expect(words(r.stdout)).toEqual(words(wide.stdout));
+    }
+  });
+
+  it('a command shows its own options, then one line for the global ones', async () => {
+    const r = await runCli(['users', 'permissions', '--help']);
+    expect(r.stdout).toContain('\nGlobal options (svcadm --help): -p, --domain, -o, --query, …\n\nExamples:\n');
+    expect(r.stdout).not.toContain('--client-secret');
+    expect(r.stdout).not.toContain('Global Options:');
+  });
+
+  it("speaks in svcadm's words, not commander's", async () => {
+    for (const path of [[], ...paths]) {
+      const r = await runCli([...path, '--help']);
+      expect(r.stdout).not.toContain('(choices:');
+    }
+    const choices = await runCli(['--help']);
+    expect(choices.stdout).toContain(
+      '  -o, --output <format>         table, wide (every column, nothing cut), json,\n                                yaml or ndjson (default: table on a terminal,\n                                else json)\n',
+    );
+  });
+
+  it('wraps a long example with \\ so that it still pastes as one command', async () => {
+    const r = await runCli(['connections', 'delete-user', '--help'], { tty: { stdout: true }, columns: 60 });
+    const examples = r.stdout.slice(r.stdout.indexOf('Examples:'));
+    expect(examples).toContain(
+      '  $ svcadm connections delete-user con_0aB1cD2eF3 --email \\\n      bob@example.com --yes --correlation-id "$CI_JOB_ID"\n',
+    );
+  });
+});
+
+describe('usage errors in our words', () => {
+  it.each([
+    [
+      ['policies', 'get', 'x', '-o', 'xml'],
+      "--output must be table, wide, json, yaml or ndjson, got 'xml' — see 'svcadm --help'",
+    ],
+    [['completion', 'tcsh'], "the shell must be bash, zsh or fish, got 'tcsh' — see 'svcadm completion --help'"],
+    [['provisionings', 'list', '--take'], "--take needs a value (<n>) — see 'svcadm provisionings list --help'"],
+    [
+      ['policies', 'get', 'a', 'b'],
+      "too many arguments (2): the usage is svcadm policies get <id> — see 'svcadm policies get --help'",
+    ],
+  ])('%j', async (args, message) => {
+    expect(await runCli(args)).toEqual({ code: 2, stdout: '', stderr: `svcadm: ${message}\n` });
+  });
+});

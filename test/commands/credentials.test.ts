@@ -209,7 +209,7 @@ describe('auth status tells the truth', () => {
     });
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(
-      'svcadm: token request refused: Service not enabled within domain: https://elsewhere.example.com/api/v2/ — check the client id and secret of profile stale and --audience (`svcadm profiles show stale`)\n',
+      'svcadm: token request refused: Service not enabled within domain: https://elsewhere.example.com/api/v2/ — check the client id and secret of profile stale and --audience (`svcadm -p stale profiles show stale`)\n',
     );
   });
 });

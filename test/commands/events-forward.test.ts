@@ -252,7 +252,7 @@ describe('events tail --forward-to', () => {
         `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.1s (retry 1 of 2)`,
         `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.3s (retry 2 of 2)`,
         'svcadm: stopped after 2 events',
-        `resume with: svcadm events tail --from ${offsets[1]} --forward-to '${broken.hook}'`,
+        `resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from ${offsets[1]} --forward-to '${broken.hook}'`,
         `svcadm: ${where} did not acknowledge event ${id}: it answered 500 Internal Server Error (after 2 retries) — fix the app at --forward-to, then resume: the event it did not acknowledge is sent again`,
         '',
       ].join('\n'),
@@ -289,7 +289,7 @@ describe('events tail --forward-to', () => {
     expect(r.code).toBe(130);
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
     expect(r.stderr).toBe(
-      `svcadm: interrupted after 2 events\nresume with: svcadm events tail --from ${offsets[1]} --forward-to '${receiver.hook}'\n`,
+      `svcadm: interrupted after 2 events\nresume with: svcadm --domain ${e.url} events tail --from ${offsets[1]} --forward-to '${receiver.hook}'\n`,
     );
     expect(receiver.requests).toHaveLength(4);
   });
@@ -322,7 +322,11 @@ describe('events tail --forward-to', () => {
       { env: envOf(e) },
     );
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n');
+    // Event lines, under the heading of their day.
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('── '));
     expect(lines).toHaveLength(3);
     expect(lines.map((l) => /^\d\d:\d\d:\d\d {2}\S+ +\S+ {2}\[(\d{3})\] {2}\S/.exec(l)?.[1])).toEqual([
       '202',
@@ -348,8 +352,13 @@ describe('events tail --forward-to', () => {
       child.on('exit', (code) => resolve({ text, code }));
     });
     expect(output.code).toBe(0);
-    const plain = output.text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
-    expect(plain).toMatch(/connected {2}· {2}all types {2}· {2}10 events/);
+    // The status line is redrawn in place (\r, erase line): every \r starts a line of the screen's history.
+    const plain = output.text
+      .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+      .replace(/\r\n/g, '\n')
+      .replace(/\r/g, '\n');
+    expect(plain).toMatch(/● connected · 10 events · [\d.]+\/s · all types/);
+    expect(plain).toMatch(/■ stopped: reached --max-events · 10 events · all types/);
     expect(plain).toMatch(/Forwarding events to http:\/\/127\.0\.0\.1:\d+\/hook — signing secret fwsec_/);
     expect(plain).toMatch(
       /svcadm: event evt_\w+ not acknowledged by http:\/\/127\.0\.0\.1:\d+\/hook \(503 Service Unavailable\); retrying in [\d.]+s \(retry 1 of 5\)/,

@@ -3,6 +3,7 @@ import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src
 import { parseProvisioningsListOptions } from '../../src/commands/provisionings.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
 import { neutralize } from '../../src/render/sanitize.js';
+import { VirtualClock } from '../helpers/clock.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -28,17 +29,39 @@ async function page(args: string[]): Promise<DirectoryProvisioningPage> {
   return JSON.parse(r.stdout) as DirectoryProvisioningPage;
 }
 
-/** The expected plain table, derived here from the JSON items. */
+/** Tables are read at this time: their ages are then fixed. */
+const NOW = Date.parse('2025-06-05T12:00:00Z');
+const at = () => new VirtualClock(NOW);
+
+/** `2025-06-02 09:30 (3d ago)`, worked out here for the table's LAST SYNC column. */
+function when(iso: string | undefined): string {
+  if (iso === undefined) return '-';
+  const ms = Date.parse(iso);
+  const minutes = Math.floor((NOW - ms) / 60_000);
+  const age =
+    minutes < 1
+      ? 'just now'
+      : minutes < 60
+        ? `${minutes}m ago`
+        : minutes < 48 * 60
+          ? `${Math.floor(minutes / 60)}h ago`
+          : minutes < 730 * 24 * 60
+            ? `${Math.floor(minutes / (24 * 60))}d ago`
+            : `${Math.floor(minutes / (365 * 24 * 60))}y ago`;
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} (${age})`;
+}
+
+/** The expected plain table, derived here from the JSON items: the status carries a failure's error. */
 function table(items: DirectoryProvisioning[]): string {
-  const columns = ['CONNECTION', 'CONNECTION ID', 'STRATEGY', 'AUTO SYNC', 'LAST SYNC', 'LAST SYNC AT', 'MAPPINGS'];
+  const columns = ['CONNECTION', 'CONNECTION ID', 'STRATEGY', 'LAST SYNC (UTC)', 'STATUS'];
   const rows = items.map((p) => [
     neutralize(p.connection_name ?? '-'),
     p.connection_id ?? '-',
     p.strategy ?? '-',
-    p.synchronize_automatically ? 'yes' : 'no',
-    p.last_synchronization_status ?? '-',
-    p.last_synchronization_at ?? '-',
-    String(p.mapping?.length ?? '-'),
+    when(p.last_synchronization_at),
+    p.last_synchronization_error
+      ? `${p.last_synchronization_status}: ${p.last_synchronization_error}`
+      : (p.last_synchronization_status ?? '-'),
   ]);
   const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]?.length ?? 0)));
   const line = (cells: string[]) =>
@@ -111,10 +134,17 @@ describe('provisionings list: one page', () => {
 
   it('prints a table on a terminal and how to get the next page on stderr', async () => {
     const { directory_provisionings: items } = await page(['--take', '3']);
-    const r = await runCli(['provisionings', 'list', '--take', '3'], { env, tty: { stdout: true } });
+    const r = await runCli(['provisionings', 'list', '--take', '3'], {
+      env,
+      tty: { stdout: true },
+      columns: 200,
+      clock: at(),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(table(items));
-    const next = /^Next page: svcadm provisionings list --from (\S+) --take 3\n$/.exec(r.stderr)?.[1];
+    // A complete command: the tenant this run used (SVCADM_DOMAIN here) is in it.
+    const hint = new RegExp(`^Next page: svcadm --domain ${emu.url} provisionings list --from (\\S+) --take 3\\n$`);
+    const next = hint.exec(r.stderr)?.[1];
     expect(next).toBeDefined();
     // The hint works: it gives the following three.
     const following = await page(['--from', next ?? '', '--take', '3']);
@@ -124,7 +154,9 @@ describe('provisionings list: one page', () => {
 
   it('hints without --take when none was given, and not at all with --quiet', async () => {
     const r = await runCli(['provisionings', 'list', '-o', 'table'], { env });
-    expect(r.stderr).toMatch(/^Next page: svcadm provisionings list --from \S+\n$/);
+    expect(r.stderr).toMatch(
+      new RegExp(`^Next page: svcadm --domain ${emu.url} -o table provisionings list --from \\S+\\n$`),
+    );
     const quiet = await runCli(['provisionings', 'list', '-o', 'table', '-q'], { env });
     expect(quiet.stderr).toBe('');
   });
@@ -237,6 +269,7 @@ describe('provisionings list --all', () => {
       env,
       tty: { stdout: true, stderr: true },
       columns: 200,
+      clock: at(),
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(table(expected));

@@ -160,7 +160,7 @@ describe('users permissions: one page', () => {
     expect(r).toEqual({
       code: 0,
       stdout: table(expected),
-      stderr: "Next page: svcadm users permissions 'db|user-bulk' --page 1 --per-page 3\n",
+      stderr: `Next page: svcadm --domain ${emu.url} users permissions 'db|user-bulk' --page 1 --per-page 3\n`,
     });
   });
 
@@ -183,7 +183,7 @@ describe('users permissions: one page', () => {
       },
     );
     expect(middle.stderr).toBe(
-      "Next page: svcadm users permissions 'db|user-0001' --page 2 --per-page 4 --include-totals\n",
+      `Next page: svcadm --domain ${emu.url} users permissions 'db|user-0001' --page 2 --per-page 4 --include-totals\n`,
     );
     const last = await runCli(
       ['users', 'permissions', userId(), '--per-page', '5', '--page', '1', '--include-totals'],
@@ -199,7 +199,7 @@ describe('users permissions: one page', () => {
   it('hints after a full page of the service default size (api-notes: half the cap, 25 on a public cloud)', async () => {
     const r = await runCli(['users', 'permissions', bulkId(), '-o', 'table'], { env });
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(26);
-    expect(r.stderr).toBe("Next page: svcadm users permissions 'db|user-bulk' --page 1\n");
+    expect(r.stderr).toBe(`Next page: svcadm --domain ${emu.url} -o table users permissions 'db|user-bulk' --page 1\n`);
   });
 
   it('exits 5 for an unknown user', async () => {
@@ -515,7 +515,9 @@ describe('users permissions against a tenant that caps pages (api-notes: the pag
       });
       expect(r.code).toBe(0);
       expect(r.stdout.trimEnd().split('\n')).toHaveLength(51);
-      expect(r.stderr).toBe('Next page: svcadm users permissions u --page 1 --per-page 100\n');
+      expect(r.stderr).toBe(
+        `Next page: svcadm --domain ${local.url} -o table users permissions u --page 1 --per-page 100\n`,
+      );
     } finally {
       await local.close();
     }

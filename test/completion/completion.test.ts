@@ -106,9 +106,7 @@ describe('svcadm completion', () => {
     const r = await runCli(['completion', 'tcsh']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(
-      "svcadm: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. — see 'svcadm completion --help'\n",
-    );
+    expect(r.stderr).toBe("svcadm: the shell must be bash, zsh or fish, got 'tcsh' — see 'svcadm completion --help'\n");
   });
 
   it('lists profile names for the scripts, and nothing when there is no store', async () => {
@@ -151,7 +149,7 @@ describe('bash script', () => {
   });
 
   it('completes output formats, global options after the command and --opt=value', () => {
-    expect(bashComplete('svcadm', '-o', '')).toEqual(['table', 'json', 'ndjson']);
+    expect(bashComplete('svcadm', '-o', '')).toEqual(['table', 'wide', 'json', 'yaml', 'ndjson']);
     expect(bashComplete('svcadm', '--output', 'json', 'ev')).toEqual(['events']);
     expect(bashComplete('svcadm', 'events', 'tail', '--output', '=', 'nd')).toEqual(['ndjson']);
     expect(bashComplete('svcadm', 'events', 'tail', '--output=nd')).toEqual(['--output=ndjson']);
@@ -196,7 +194,13 @@ describe('zsh script', () => {
     expect(zshComplete('svcadm', 'events', 'tail', '--type=user.created,user.d')).toEqual([
       '--type=user.created,user.deleted',
     ]);
-    expect(zshComplete('svcadm', 'users', 'permissions', 'u1', '-o', '')).toEqual(['table', 'json', 'ndjson']);
+    expect(zshComplete('svcadm', 'users', 'permissions', 'u1', '-o', '')).toEqual([
+      'table',
+      'wide',
+      'json',
+      'yaml',
+      'ndjson',
+    ]);
     expect(zshComplete('svcadm', '-p', '')).toEqual(['prod', 'staging']);
     expect(zshComplete('svcadm', 'help', 'events', '')).toEqual(['tail']);
     expect(zshComplete('svcadm', 'api', 'PATCH', '/r')).toEqual(['/rate-limit-policies/{id}']);
@@ -215,11 +219,26 @@ describe('fish script', () => {
     expect(fishComplete('svcadm po')).toEqual(['policies']);
     expect(fishComplete('svcadm events tail --type user.')).toEqual(['user.created', 'user.deleted', 'user.updated']);
     expect(fishComplete('svcadm events tail --type=user.created,user.d')).toEqual(['--type=user.created,user.deleted']);
-    expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'table']);
+    expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'table', 'wide', 'yaml']);
     expect(fishComplete('svcadm profiles show ')).toEqual(['prod', 'staging']);
     expect(fishComplete('svcadm help policies ')).toEqual(['get']);
     expect(fishComplete('svcadm api PUT /r')).toEqual(['/rate-limit-policies/{id}']);
     expect(fishComplete('svcadm api G')).toEqual(['GET']);
     expect(fishComplete('svcadm api -X DE')).toEqual(['DELETE']);
+  });
+});
+
+describe('the README', () => {
+  it('gives a zsh line that works on a plain zsh (no framework, no compinit loaded)', () => {
+    requireShell('zsh');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const lines = /\n# zsh \(~\/\.zshrc\)[^\n]*\n((?:[^#\n][^\n]*\n)+)/.exec(readme)?.[1];
+    expect(lines).toBe('autoload -Uz compinit && compinit\nsource <(svcadm completion zsh)\n');
+    // As a new ~/.zshrc would run them: zsh -f reads no startup file; then svcadm's completer is registered.
+    const out = execFileSync('zsh', ['-f', '-c', `${lines}print -r -- $_comps[svcadm]`], {
+      env: shellEnv(),
+      encoding: 'utf8',
+    });
+    expect(out).toBe('_svcadm\n');
   });
 });

@@ -149,7 +149,7 @@ describe('svcadm emulator --print-env', () => {
     const examples = await helpExamples();
     const start = examples.find((e) => e.startsWith('eval "$(svcadm emulator --print-env'));
     const stop = examples.find((e) => e.startsWith('kill "$SVCADM_EMULATOR_PID"'));
-    expect(start).toBe('eval "$(svcadm emulator --print-env --port 0)"   # bash, zsh: in the background');
+    expect(start).toBe('eval "$(svcadm emulator --print-env --port 0)"   # bash, zsh');
     expect(stop).toBe('kill "$SVCADM_EMULATOR_PID"   # stops it');
     await startUseAndStop('bash', start ?? '', stop ?? '', 'read -r go');
   });

@@ -1,0 +1,105 @@
+import { GUTTER, layoutColumns } from './table-layout.js';
+import type { Cell, DetailTable, ListTable, TableSpec, Tone } from './table-model.js';
+import { clip, displayWidth, padEnd, takeColumns } from './text-width.js';
+
+const TONE_CODE: Record<Tone, number> = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, gray: 90 };
+
+export interface TableOptions {
+  /** Terminal columns to fit; undefined: no limit (off a terminal, or -o wide). */
+  width: number | undefined;
+  /** -o wide: every column, wide-only ones included, nothing cut. */
+  wide: boolean;
+  color: boolean;
+}
+
+export interface RenderedTable {
+  text: string;
+  /** Columns left out to fit the width. */
+  hidden: string[];
+}
+
+function paint(text: string, tone: Tone | undefined, color: boolean): string {
+  return color && tone ? `\x1b[${TONE_CODE[tone]}m${text}\x1b[39m` : text;
+}
+
+function bold(text: string, color: boolean): string {
+  return color ? `\x1b[1m${text}\x1b[22m` : text;
+}
+
+function listText(spec: ListTable, options: TableOptions): RenderedTable {
+  const headings = spec.columns.map((c) => c.name.toUpperCase());
+  const natural = headings.map((h, i) =>
+    Math.max(displayWidth(h), ...spec.rows.map((r) => displayWidth(r[i]?.text ?? ''))),
+  );
+  const { shown, widths, hidden } = layoutColumns(spec.columns, natural, options.width, options.wide);
+  const line = (cells: Array<{ text: string; tone?: Tone | undefined }>, heading: boolean) =>
+    shown
+      .map((i, n) => {
+        const value = cells[i] ?? { text: '' };
+        const text = clip(value.text, widths[i] ?? 0);
+        const shownText = heading ? bold(text, options.color) : paint(text, value.tone, options.color);
+        const last = n === shown.length - 1;
+        return last ? shownText : shownText + ' '.repeat(Math.max(0, (widths[i] ?? 0) - displayWidth(text)));
+      })
+      .join(' '.repeat(GUTTER))
+      .trimEnd();
+  const lines = [
+    line(
+      headings.map((text) => ({ text })),
+      true,
+    ),
+    ...spec.rows.map((row) => line(row, false)),
+  ];
+  return { text: `${lines.join('\n')}\n`, hidden };
+}
+
+/** Breaks `text` into lines of at most `width` columns, at spaces where it can. */
+function wrap(text: string, width: number): string[] {
+  if (displayWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    let rest = word;
+    while (displayWidth(rest) > width) {
+      if (current !== '') {
+        lines.push(current);
+        current = '';
+      }
+      const head = takeColumns(rest, width) || ([...rest][0] ?? '');
+      lines.push(head);
+      rest = rest.slice(head.length);
+    }
+    const joined = current === '' ? rest : `${current} ${rest}`;
+    if (displayWidth(joined) <= width) current = joined;
+    else {
+      lines.push(current);
+      current = rest;
+    }
+  }
+  if (current !== '') lines.push(current);
+  return lines;
+}
+
+function detailText(spec: DetailTable, options: TableOptions): RenderedTable {
+  const labelWidth = Math.max(0, ...spec.rows.map(([label]) => displayWidth(label)));
+  const color = options.color;
+  const head = [
+    spec.title === undefined ? undefined : bold(spec.title, color),
+    spec.note === undefined ? undefined : paint(spec.note, 'yellow', color),
+  ].filter((part): part is string => part !== undefined && part !== '');
+  // Values are never cut: on a terminal a long one goes on over more lines, under itself.
+  const room = options.width === undefined || options.wide ? undefined : Math.max(10, options.width - labelWidth - 2);
+  const lines = spec.rows.flatMap(([label, value]: [string, Cell]) => {
+    const parts = room === undefined ? [value.text] : wrap(value.text, room);
+    return parts.map((part, n) => {
+      const left = n === 0 ? paint(padEnd(label, labelWidth), 'gray', color) : ' '.repeat(labelWidth);
+      return `${left}  ${paint(part, value.tone, color)}`.trimEnd();
+    });
+  });
+  return { text: `${head.length ? `${head.join('  ')}\n` : ''}${lines.join('\n')}\n`, hidden: [] };
+}
+
+/** A table as text: aligned columns (or label / value lines), fitted to a terminal, coloured when asked. */
+export function renderTable(spec: TableSpec, options: TableOptions): RenderedTable {
+  return spec.kind === 'detail' ? detailText(spec, options) : listText(spec, options);
+}

@@ -1,0 +1,75 @@
+import { neutralize } from './sanitize.js';
+import { clip, displayWidth } from './text-width.js';
+
+export interface TailStatus {
+  state: 'connecting' | 'connected' | 'reconnecting' | 'stopped';
+  /** Reconnect attempt (1-based) while reconnecting. */
+  attempt: number;
+  /** When the next attempt starts, while reconnecting (clock time). */
+  reconnectAt?: number | undefined;
+  /** Why it is reconnecting, or why it stopped. */
+  reason?: string | undefined;
+  types: readonly string[];
+  seen: number;
+  /** Events per second, recent. */
+  rate: number;
+  cursor: string | undefined;
+  /** The clock's time when the status was taken: the countdown counts from it. */
+  now: number;
+}
+
+const SEPARATOR = ' · ';
+/** A reason is cut rather than left out, down to this much. */
+const REASON_MIN = 12;
+
+const STATE_TONE = { connected: 32, connecting: 33, reconnecting: 33, stopped: 90 } as const;
+
+function stateText(status: TailStatus): string {
+  switch (status.state) {
+    case 'connected':
+      return '● connected';
+    case 'connecting':
+      return '○ connecting';
+    case 'reconnecting': {
+      const left = Math.ceil(((status.reconnectAt ?? status.now) - status.now) / 1000);
+      return `○ reconnecting ${left > 0 ? `in ${left}s` : 'now'} (attempt ${status.attempt})`;
+    }
+    case 'stopped':
+      return '■ stopped';
+  }
+}
+
+/**
+ * The live view's status line, for `width` terminal columns, clear of the last one so that it never wraps: the
+ * state (with the countdown and why, while reconnecting; why, once stopped), then as much as fits of events seen,
+ * rate, filters and cursor, each whole or not at all.
+ */
+export function statusLine(status: TailStatus, width: number, color: boolean): string {
+  const room = width - 1;
+  const head = clip(stateText(status), room);
+  let line = color ? `\x1b[1;${STATE_TONE[status.state]}m${head}\x1b[22;39m` : head;
+  let used = displayWidth(head);
+  if (status.reason !== undefined && status.reason !== '') {
+    const reason = `: ${neutralize(status.reason)}`;
+    const left = room - used;
+    if (left >= Math.min(REASON_MIN, displayWidth(reason))) {
+      const shown = clip(reason, left);
+      line += shown;
+      used += displayWidth(shown);
+    }
+  }
+  const events = `${status.seen.toLocaleString('en-US')} ${status.seen === 1 ? 'event' : 'events'}`;
+  const parts = [
+    events,
+    ...(status.state === 'stopped' ? [] : [`${status.rate.toFixed(1)}/s`]),
+    status.types.length > 0 ? neutralize(status.types.join(',')) : 'all types',
+    `cursor ${status.cursor === undefined ? '-' : neutralize(status.cursor)}`,
+  ];
+  for (const part of parts) {
+    const piece = `${SEPARATOR}${part}`;
+    if (used + displayWidth(piece) > room) break;
+    line += piece;
+    used += displayWidth(piece);
+  }
+  return line;
+}

@@ -1,0 +1,52 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../helpers/clock.js';
+import { startPlainTcp } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function refusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('where a newcomer trips', () => {
+  it('--domain host:port to a plain-http server suggests http:// instead of printing OpenSSL text', async () => {
+    const plain = await startPlainTcp();
+    try {
+      const { port } = plain;
+      const r = await runCli(['policies', 'get', 'rlp_1', '--domain', `127.0.0.1:${port}`], {
+        env: { SVCADM_TOKEN: 't', SVCADM_CONFIG_DIR: tempConfigDir() },
+      });
+      expect(r).toEqual({
+        code: 7,
+        stdout: '',
+        stderr: `svcadm: the server at 127.0.0.1:${port} does not speak TLS (is it plain http?) — for a server on this machine without TLS, use --domain http://127.0.0.1:${port}\n`,
+      });
+      expect(plain.connections()).toBe(1); // not retried: it cannot help
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('says once that it is trying a refused connection again, and not with --quiet', async () => {
+    const port = await refusedPort();
+    const env = { SVCADM_DOMAIN: `http://127.0.0.1:${port}`, SVCADM_TOKEN: 't', SVCADM_CONFIG_DIR: tempConfigDir() };
+    const clock = new VirtualClock();
+    const r = await runCli(['policies', 'get', 'rlp_1', '--max-retries', '3'], { env, clock });
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr:
+        `svcadm: connection refused by 127.0.0.1:${port}; trying again (at most 3 times, see --max-retries)\n` +
+        `svcadm: connection refused by 127.0.0.1:${port} (after 3 retries)\n`,
+    });
+    expect(clock.sleeps).toHaveLength(3);
+    const quiet = await runCli(['policies', 'get', 'rlp_1', '--max-retries', '3', '-q'], { env });
+    expect(quiet.stderr).toBe(`svcadm: connection refused by 127.0.0.1:${port} (after 3 retries)\n`);
+  });
+});

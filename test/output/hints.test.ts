@@ -1,0 +1,168 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pasteHint, pinnedOptions } from '../../src/cli/paste.js';
+import { shellWord } from '../../src/util/shell-word.js';
+import { startFixtureTenant } from '../helpers/fixture-tenant.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'svcadm-hints-'));
+const trap = join(work, 'pwned');
+
+/** What `svcadm <args>` pasted into each shell would receive as arguments (svcadm stands in as a function). */
+function argumentsIn(shell: 'bash' | 'zsh' | 'fish', line: string): string[] {
+  const script =
+    shell === 'fish'
+      ? `function svcadm; printf '%s\\n' $argv; end; ${line}`
+      : `svcadm() { printf '%s\\n' "$@"; }; ${line}`;
+  const argv = { bash: ['-c', script], zsh: ['-f', '-c', script], fish: ['--no-config', '-c', script] }[shell];
+  const out = execFileSync(shell, argv, { encoding: 'utf8', env: { PATH: process.env.PATH, HOME: work } });
+  return out.split('\n').slice(0, -1);
+}
+
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+describe('shell words', () => {
+  const values = [
+    'plain-word_1.2:3@x',
+    'two words',
+    `$(touch ${trap})`,
+    `\`touch ${trap}\``,
+    "it's",
+    'back\\slash',
+    "\\'",
+    'ends with \\',
+    '*',
+    '!$ ~ ; | & > <',
+    '"double"',
+    'ünïcödé',
+    '',
+  ];
+
+  it.each(SHELLS)('read back as they were in %s, and nothing runs', (shell) => {
+    const line = `svcadm ${values.map(shellWord).join(' ')}`;
+    expect(argumentsIn(shell, line)).toEqual(values);
+    expect(existsSync(trap)).toBe(false);
+  });
+});
+
+describe('pasteable lines', () => {
+  const globals = (credentials: Record<string, string>, outputArgs: string[] = []) => ({ credentials, outputArgs });
+
+  it('carry the options that chose the tenant and the output, as given', () => {
+    expect(pinnedOptions(globals({ profile: 'prod' }, ['-o', 'wide']), {}, 'prod')).toEqual([
+      '-p',
+      'prod',
+      '-o',
+      'wide',
+    ]);
+    expect(pinnedOptions(globals({ domain: 'a.example.com' }), {}, undefined)).toEqual(['--domain', 'a.example.com']);
+    expect(pinnedOptions(globals({ profile: 'p', domain: 'd' }, ['--json']), {}, 'p')).toEqual([
+      '-p',
+      'p',
+      '--domain',
+      'd',
+      '--json',
+    ]);
+  });
+
+  it('name the tenant an environment variable or the current profile chose, so a paste cannot go elsewhere', () => {
+    expect(pinnedOptions(globals({}), { SVCADM_PROFILE: 'ci' }, 'ci')).toEqual(['-p', 'ci']);
+    expect(pinnedOptions(globals({}), { SVCADM_DOMAIN: 'b.example.com' }, undefined)).toEqual([
+      '--domain',
+      'b.example.com',
+    ]);
+    // A named profile is taken as a unit: SVCADM_DOMAIN does not apply to it.
+    expect(pinnedOptions(globals({}), { SVCADM_PROFILE: 'ci', SVCADM_DOMAIN: 'x' }, 'ci')).toEqual(['-p', 'ci']);
+    expect(pinnedOptions(globals({}), {}, 'current-one')).toEqual(['-p', 'current-one']);
+    expect(pinnedOptions(globals({}), {}, undefined)).toEqual([]);
+  });
+
+  it('show service text neutralised and quoted: no escape reaches the terminal, nothing runs when pasted', () => {
+    const cursor = `abc\x1b[2J$(touch ${trap})`;
+    const line = pasteHint(['-p', 'prod'])(['events', 'tail', '--from', cursor]);
+    expect(line).toBe(`svcadm -p prod events tail --from 'abc'\\\\'x1b[2J$(touch ${trap})'`);
+    expect(line).not.toContain('\x1b');
+    for (const shell of SHELLS) {
+      expect(argumentsIn(shell, line)).toEqual([
+        '-p',
+        'prod',
+        'events',
+        'tail',
+        '--from',
+        `abc\\x1b[2J$(touch ${trap})`,
+      ]);
+    }
+    expect(existsSync(trap)).toBe(false);
+  });
+});
+
+describe('hints printed by commands', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it('the next page: -p as given, with -o', async () => {
+    const tenant = await startFixtureTenant();
+    close = tenant.close;
+    const env = { SVCADM_CONFIG_DIR: tenant.configDir(), SVCADM_PROFILE: 'demo' };
+    const r = await runCli(['provisionings', 'list', '-o', 'wide'], { env });
+    expect(r.stderr).toBe('Next page: svcadm -p demo -o wide provisionings list --from cp_page2\n');
+    const flag = await runCli(['--domain', tenant.url, '--token', 't', 'provisionings', 'list', '-o', 'table'], {
+      env: { SVCADM_CONFIG_DIR: tenant.configDir() },
+    });
+    // The token is never repeated: pasting asks for credentials again rather than printing a secret.
+    expect(flag.stderr).toBe(`Next page: svcadm --domain ${tenant.url} -o table provisionings list --from cp_page2\n`);
+  });
+
+  it('the resume line of an interrupted tail: a hostile cursor is quoted, and --query is carried', async () => {
+    const cursor = `c1$(touch ${trap})'\`x\``;
+    const streams = new Set<ServerResponse>();
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = { id: 'evt_0000000000000001', type: 'user.created', time: '2025-06-05T11:00:00Z' };
+      res.write(`id: ${cursor}\nevent: user.created\ndata: ${JSON.stringify({ offset: cursor, event })}\n\n`);
+      streams.add(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    close = () =>
+      new Promise((resolve) => {
+        for (const res of streams) res.destroy();
+        server.close(() => resolve());
+      });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const interrupt = new AbortController();
+    const r = await runCli(['events', 'tail', '--query', "event.id || 'none'", '--type', 'user.created'], {
+      env: { SVCADM_DOMAIN: url, SVCADM_TOKEN: 't' },
+      interrupt: interrupt.signal,
+      onStdout: () => interrupt.abort(),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('"evt_0000000000000001"\n');
+    const line = r.stderr.split('\n')[1]?.replace(/^resume with: /, '') ?? '';
+    expect(line).toBe(
+      `svcadm --domain ${url} --query 'event.id || '\\''none'\\' events tail --from 'c1$(touch ${trap})'\\''\`x\`' --type user.created`,
+    );
+    for (const shell of SHELLS) {
+      expect(argumentsIn(shell, line)).toEqual([
+        '--domain',
+        url,
+        '--query',
+        "event.id || 'none'",
+        'events',
+        'tail',
+        '--from',
+        cursor,
+        '--type',
+        'user.created',
+      ]);
+    }
+    expect(existsSync(trap)).toBe(false);
+  });
+});
