@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AuthError, NetworkError } from '../errors.js';
+import { AuthError, NetworkError, UsageError } from '../errors.js';
 import type { TokenSource } from './auth.js';
 import { apiErrorFrom } from './error-body.js';
 import type { HttpClient, HttpRequest, HttpResponse, RetryPolicy, StreamResponse } from './http.js';
@@ -7,9 +7,13 @@ import type { HttpClient, HttpRequest, HttpResponse, RetryPolicy, StreamResponse
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 export type Query = Record<string, QueryValue>;
 
-/** Percent-encodes every path segment and query value (`bob+x@example.com` arrives intact). */
+/**
+ * Percent-encodes every path segment and query value (`bob+x@example.com` arrives intact). An empty, `.` or `..`
+ * segment is refused before anything is sent: encoded as `%2E%2E`, a server may still read it as a step up the path
+ * (`DELETE /connections/../users` is `DELETE /users`).
+ */
 export function buildUrl(apiBase: string, segments: readonly string[], query: Query = {}): URL {
-  const path = segments.map((s) => encodeURIComponent(s)).join('/');
+  const path = segments.map((s) => encodeURIComponent(checkedSegment(s))).join('/');
   const pairs: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
@@ -17,6 +21,16 @@ export function buildUrl(apiBase: string, segments: readonly string[], query: Qu
     for (const v of values) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
   }
   return new URL(`${apiBase}/${path}${pairs.length ? `?${pairs.join('&')}` : ''}`);
+}
+
+function checkedSegment(segment: string): string {
+  if (segment === '') throw new UsageError('an id must not be empty');
+  if (segment === '.' || segment === '..') {
+    throw new UsageError(
+      `'${segment}' cannot be used as an id: servers read '.' and '..' in a path as steps, not names`,
+    );
+  }
+  return segment;
 }
 
 export interface JsonResult<T> {
