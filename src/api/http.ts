@@ -47,7 +47,11 @@ export interface HttpSettings {
 }
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
-const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/**
+ * The most of one answer (other than the event stream) svcadm reads: four times the largest payload the service
+ * accepts. Whatever a server sends, memory stays bounded; a larger answer is a permanent failure, not retried.
+ */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** A failure below HTTP: no status was received. */
 class TransportFailure extends Error {
@@ -164,7 +168,7 @@ export class HttpClient {
           resolve({ ...head, stream: res });
           return;
         }
-        readBody(res).then((body) => resolve({ ...head, body }), reject);
+        readBody(res, req.url).then((body) => resolve({ ...head, body }), reject);
       });
       const timer = this.#timeLimit(request, req.url);
       request.end();
@@ -191,7 +195,7 @@ export class HttpClient {
   #exchange(req: HttpRequest): Promise<Omit<HttpResponse, 'retries'>> {
     return new Promise((resolve, reject) => {
       const request = this.#start(req, undefined, reject, (res) => {
-        readBody(res).then(
+        readBody(res, req.url).then(
           (body) =>
             resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body }),
           (err: unknown) =>
@@ -252,14 +256,28 @@ function checkPayloadSize(req: HttpRequest): void {
   }
 }
 
-function readBody(res: IncomingMessage): Promise<string> {
+function readBody(res: IncomingMessage, url: URL): Promise<string> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () =>
+      new TransportFailure(
+        `the answer from ${url.host} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB, the most svcadm reads`,
+        'TOO_LARGE',
+        undefined,
+        true,
+      );
+    const announced = Number(res.headers['content-length']);
+    if (announced > MAX_ANSWER_BYTES) {
+      res.destroy();
+      reject(tooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_RESPONSE_BYTES) {
-        res.destroy(new TransportFailure('the answer is larger than 256 MB', 'TOO_LARGE'));
+      if (size > MAX_ANSWER_BYTES) {
+        chunks.length = 0;
+        res.destroy(tooLarge());
         return;
       }
       chunks.push(chunk);
