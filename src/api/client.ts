@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AuthError, NetworkError, UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { TokenSource } from './auth.js';
 import { apiErrorFrom } from './error-body.js';
 import type { HttpClient, HttpRequest, HttpResponse, RetryPolicy, StreamResponse } from './http.js';
+import { parseJsonAnswer } from './json-answer.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 export type Query = Record<string, QueryValue>;
@@ -54,7 +55,7 @@ export class ApiClient {
   async getJson<T>(url: URL, what: string): Promise<JsonResult<T>> {
     const res = await this.send({ method: 'GET', url, headers: { accept: 'application/json' } }, 'read');
     if (res.status < 200 || res.status >= 300) throw apiErrorFrom(res, what);
-    return { data: parseJson<T>(res), headers: res.headers };
+    return { data: parseJsonAnswer(res.body) as T, headers: res.headers };
   }
 
   /** Sends a request with the token and returns the answer whatever its status (except a 401 that stays). */
@@ -93,14 +94,5 @@ export class ApiClient {
       throw new AuthError(err.message, { status: 401, code: err.code, reason: err.reason });
     }
     return res;
-  }
-}
-
-function parseJson<T>(res: HttpResponse): T {
-  try {
-    return JSON.parse(res.body) as T;
-  } catch {
-    const detail = res.body.length === 0 ? 'an empty body' : `${res.body.length} bytes that are not valid JSON`;
-    throw new NetworkError(`malformed response from the service: ${detail}`);
   }
 }

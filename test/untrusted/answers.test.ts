@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HostileServer, hugeBody, startHostileServer } from '../helpers/hostile-server.js';
+import { answerJson, deepJson, type HostileServer, hugeBody, startHostileServer } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let server: HostileServer | undefined;
@@ -34,5 +34,37 @@ describe('the size of an answer', () => {
     const r = await runCli(['policies', 'get', 'rlp_1', '-o', 'json'], { env: s.env() });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id, resource: 'r' });
+  });
+});
+
+describe('answers that are not the JSON they should be', () => {
+  it.each([
+    [['policies', 'get', 'rlp_1', '-o', 'json'], 'JSON nested more than 64 levels deep'],
+    [['users', 'permissions', 'db|u1', '--all', '-o', 'ndjson'], 'JSON nested more than 64 levels deep'],
+  ])('%j on 5,000 nested arrays: exit 7, malformed answer', async (args, detail) => {
+    const s = await hostile({ api: deepJson(5000) });
+    const r = await runCli(args, { env: s.env() });
+    const message = `malformed answer from the service: ${detail}`;
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: `${JSON.stringify({ error: { status: null, code: null, message, exit_code: 7 } })}\n`,
+    });
+  });
+
+  it.each([
+    ['null', 'null where an object or a list was expected'],
+    ['"text"', 'a string where an object or a list was expected'],
+    ['', 'an empty body'],
+  ])('a body of %j: exit 7, malformed answer', async (body, detail) => {
+    const s = await hostile({ api: answerJson(200, body) });
+    for (const args of [
+      ['policies', 'get', 'rlp_1'],
+      ['provisionings', 'list'],
+      ['users', 'permissions', 'db|u1'],
+    ]) {
+      const r = await runCli(args, { env: s.env() });
+      expect(r).toEqual({ code: 7, stdout: '', stderr: `svcadm: malformed answer from the service: ${detail}\n` });
+    }
   });
 });
