@@ -6,7 +6,7 @@ import type { Query } from './client.js';
 import { apiErrorFrom } from './error-body.js';
 import { FATAL_STREAM_ERRORS } from './event-types.js';
 import type { StreamResponse } from './http.js';
-import { classify, reconnectDelayMs } from './retry.js';
+import { classify, reconnectDelayMs, serverRetryMs } from './retry.js';
 
 /** What `GET /events` needs from the interface client (ApiClient provides it). */
 export interface EventsApi {
@@ -269,7 +269,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         const parser = createParser({
           onEvent,
           onRetry: (ms) => {
-            if (Number.isFinite(ms) && ms >= 0) retryMs = ms;
+            if (Number.isFinite(ms) && ms >= 0) retryMs = serverRetryMs(ms);
           },
         });
         const stream = res.stream;

@@ -136,7 +136,7 @@ describe('subscribeEvents', () => {
   it('injects the type, advances on offset-only and id-only messages, ignores comments', async () => {
     const api = fakeApi([
       [
-        ':connected\nretry: 50\n\n',
+        ':connected\nretry: 150\n\n',
         msg('o1', 'user.created', '{"offset":"o1","event":{"id":"e1"}}').slice(0, 20),
         msg('o1', 'user.created', '{"offset":"o1","event":{"id":"e1"}}').slice(20),
         ': heartbeat\n\n',
@@ -153,10 +153,10 @@ describe('subscribeEvents', () => {
       { type: 'group.created', offset: 'o3', event: { id: 'e3' } },
     ]);
     expect(items.filter((i) => i.kind === 'cursor')).toEqual([{ kind: 'cursor', offset: 'o2' }]);
-    // Resumes after the offset-only position with both the query and the header; waits the server's retry: 50.
+    // Resumes after the offset-only position with both the query and the header; waits the server's retry: 150.
     expect(api.calls[1]?.url.searchParams.get('from')).toBe('o2');
     expect(api.calls[1]?.headers['last-event-id']).toBe('o2');
-    expect(waits).toEqual([50, 50]);
+    expect(waits).toEqual([150, 150]);
     expect(error).toBeInstanceOf(CliError);
     expect(exitCodeFor(error)).toBe(7);
   });
