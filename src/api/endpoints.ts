@@ -1,5 +1,6 @@
 import type { ApiError } from '../errors.js';
 import type { ApiClient, JsonResult } from './client.js';
+import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom, parseErrorBody } from './error-body.js';
 import { malformedAnswer } from './json-answer.js';
 import type { DirectoryProvisioningPage, RateLimitPolicy, UserPermission, UserPermissionTotals } from './types.js';
@@ -27,8 +28,9 @@ export async function listDirectoryProvisionings(
   if (!isRecord(body) || !Array.isArray(body.directory_provisionings)) {
     throw malformedAnswer('no directory_provisionings array');
   }
-  if (body.next !== undefined && body.next !== null && typeof body.next !== 'string') {
-    throw malformedAnswer('next is not a string');
+  const { next } = body;
+  if (next !== undefined && next !== null && next !== '' && !(typeof next === 'string' && isCursor(next))) {
+    throw malformedAnswer(`next is not a checkpoint (${CURSOR_RULE})`);
   }
   return { data: body as unknown as DirectoryProvisioningPage, headers: result.headers };
 }

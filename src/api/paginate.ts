@@ -1,6 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NetworkError } from '../errors.js';
 import { numberHeader } from './headers.js';
+import { malformedAnswer } from './json-answer.js';
+
+/**
+ * Empty pages in a row before the end a list announced (or with a new checkpoint each time) after which the list is
+ * taken for a lie: data changing under a reader can empty a page or two, not more.
+ */
+export const MAX_EMPTY_PAGES_IN_A_ROW = 3;
 
 /** One page of a list, with the response headers (for the rate-limit state). */
 export interface Page<T> {
@@ -13,21 +20,29 @@ export interface CheckpointPage<T> extends Page<T> {
   next: string | undefined;
 }
 
-/** Follows `next` (passed back unmodified as `from`) while it is present and non-empty. */
+/**
+ * Follows `next` (passed back unmodified as `from`) while it is present and non-empty. Checkpoints already followed
+ * are remembered as fingerprints, not strings, so a long list costs a few bytes a page.
+ */
 export async function* checkpointPages<T>(
   fetchPage: (from: string | undefined) => Promise<CheckpointPage<T>>,
   from?: string,
 ): AsyncGenerator<CheckpointPage<T>> {
   let cursor = from;
-  const seen = new Set<string>();
+  const seen = new FingerprintSet();
+  let emptyRun = 0;
   for (;;) {
     const page = await fetchPage(cursor);
-    yield page;
     const next = page.next;
-    if (next === undefined || next === '') return;
+    const more = next !== undefined && next !== '';
+    emptyRun = page.items.length === 0 && more ? emptyRun + 1 : 0;
+    if (emptyRun >= MAX_EMPTY_PAGES_IN_A_ROW) {
+      throw malformedAnswer(`${emptyRun} empty pages in a row, each with a new checkpoint`);
+    }
+    yield page;
+    if (!more) return;
     // A service that hands back a checkpoint it already gave would otherwise be followed forever.
-    if (seen.has(next)) throw new NetworkError('the service returned the same pagination checkpoint twice');
-    seen.add(next);
+    if (!seen.add(next)) throw new NetworkError('the service returned the same pagination checkpoint twice');
     cursor = next;
   }
 }
@@ -73,6 +88,7 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
   let inFlight = 0;
   let window = options.previousHeaders ? nextWindow(concurrency, concurrency, options.previousHeaders) : concurrency;
   let lastFull = true;
+  let emptyRun = 0;
   let closed = false;
   const settled = (result: Settled<Page<T>>) => {
     inFlight--;
@@ -108,8 +124,15 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
       const result = await head;
       pending.delete(nextToYield);
       if (!result.ok) throw result.error;
-      nextToYield++;
+      const index = nextToYield++;
       lastFull = result.value.items.length >= perPage;
+      // Without a known end, an empty page is a short one and ends the list; before a known end, it may be a lie.
+      emptyRun = result.value.items.length === 0 ? emptyRun + 1 : 0;
+      if (knownEnd !== undefined && emptyRun >= MAX_EMPTY_PAGES_IN_A_ROW) {
+        throw malformedAnswer(
+          `${emptyRun} empty pages in a row before the end it announced (page ${index} of ${knownEnd})`,
+        );
+      }
       yield result.value;
     }
   } finally {
