@@ -3,6 +3,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
 import type { Query } from './client.js';
+import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
 import { FATAL_STREAM_ERRORS } from './event-types.js';
 import type { StreamResponse } from './http.js';
@@ -192,6 +193,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
   let retryMs = DEFAULT_RETRY_MS;
   let attempt = 0;
   let everConnected = false;
+  let warnedOffset = false;
 
   while (!signal.aborted) {
     let failure: CliError | Transient;
@@ -221,6 +223,15 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         let batch: TailItem[] = [];
         let fatal: CliError | undefined;
         let endedByError: CliError | undefined;
+        /** The offset if it is a cursor svcadm can adopt (saved, resumed from, printed), else undefined. */
+        const adopt = (offset: string | undefined): string | undefined => {
+          if (offset === undefined || isCursor(offset)) return offset;
+          if (!warnedOffset) {
+            warnedOffset = true;
+            batch.push({ kind: 'warning', message: `ignored an event offset that is not ${CURSOR_RULE}` });
+          }
+          return undefined;
+        };
         const advance = (offset: string | undefined) => {
           if (offset === undefined) return;
           cursor = offset;
@@ -229,7 +240,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         const onEvent = (msg: EventSourceMessage) => {
           const type = msg.event ?? 'message';
           if (type === 'offset-only') {
-            const offset = stringField(parseJsonObject(msg.data), 'offset') ?? msg.id;
+            const offset = adopt(stringField(parseJsonObject(msg.data), 'offset') ?? msg.id);
             advance(offset);
             if (offset !== undefined) batch.push({ kind: 'cursor', offset });
             return;
@@ -240,7 +251,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
               typeof body?.error === 'object' && body.error !== null ? (body.error as Record<string, unknown>) : body;
             const code = stringField(detail, 'code') ?? 'unknown';
             const message = stringField(detail, 'message') ?? msg.data;
-            const offset = stringField(detail, 'offset');
+            const offset = adopt(stringField(detail, 'offset'));
             const isFatal = FATAL_STREAM_ERRORS.has(code);
             if (offset !== undefined && !isFatal) {
               advance(offset);
@@ -254,7 +265,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
           const data = msg.data.trim();
           // The id is the offset on this wire: no need to parse every payload just to learn it.
           const parsed = msg.id ? undefined : parseJsonObject(data);
-          const offset = msg.id || stringField(parsed, 'offset');
+          const offset = adopt(msg.id || stringField(parsed, 'offset'));
           advance(offset);
           if (!isObjectText(data) || (!msg.id && !parsed)) {
             batch.push({ kind: 'warning', message: `skipped a ${type} message whose data is not a JSON object` });

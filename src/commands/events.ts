@@ -1,9 +1,10 @@
+import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../api/event-types.js';
 import { payloadJson, subscribeEvents, type TailItem } from '../api/events.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
-import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
+import { CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
 import { interruption, UsageError } from '../errors.js';
 import type { LineSink, StreamFormats } from '../io/printer.js';
 import { formatEventLine } from '../render/event-line.js';
@@ -88,9 +89,7 @@ export function parseTailOptions(raw: RawTailOptions, now: number): TailOptions 
   if (raw.from !== undefined && raw.since !== undefined) {
     throw new UsageError('--from and --since cannot be combined', '--from resumes at a cursor, --since at a time');
   }
-  if (raw.from !== undefined && (raw.from.length === 0 || raw.from.length > CURSOR_MAX)) {
-    throw new UsageError(`--from must be 1 to ${CURSOR_MAX} characters, got ${raw.from.length}`);
-  }
+  if (raw.from !== undefined && !isCursor(raw.from)) throw new UsageError(`--from must be a cursor: ${CURSOR_RULE}`);
   const durationMs = raw.duration === undefined ? undefined : parseDuration(raw.duration, '--duration');
   if (durationMs !== undefined && durationMs <= 0) throw new UsageError('--duration must be more than 0');
   if (raw.cursorFile === '') throw new UsageError('--cursor-file needs a path');

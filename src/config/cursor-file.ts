@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import type { Clock, Timer } from '../clock.js';
 import { UsageError } from '../errors.js';
 import { writePrivateFile } from './private-file.js';
-
-export const CURSOR_MAX = 1024;
 
 /** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
 export function readCursorFile(path: string): string | undefined {
@@ -16,9 +15,9 @@ export function readCursorFile(path: string): string | undefined {
   }
   const cursor = text.trim();
   if (cursor === '') return undefined;
-  if (cursor.length > CURSOR_MAX || /\s/.test(cursor)) {
+  if (!isCursor(cursor)) {
     throw new UsageError(
-      `the cursor file ${path} does not hold a cursor`,
+      `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
       'delete it, or start with --from or --since',
     );
   }
