@@ -1,6 +1,6 @@
 import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../api/event-types.js';
-import { payloadJson, subscribeEvents, type TailItem } from '../api/events.js';
+import { type StreamEvent, subscribeEvents, type TailItem } from '../api/events.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
@@ -159,12 +159,10 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
     );
 }
 
-type EventItem = Extract<TailItem, { kind: 'event' }>;
-
-/** How an event is printed: its payload spliced as NDJSON, one line of text, or the live view. */
-function eventFormats(clock: Clock): StreamFormats<EventItem, TailStatus> {
+/** How an event is printed: its payload as NDJSON, one line of text, or the live view. */
+function eventFormats(clock: Clock): StreamFormats<StreamEvent, TailStatus> {
   return {
-    json: (item) => payloadJson(item.type, item.data),
+    json: (item) => item.line,
     line: (item, color, width) => formatEventLine(item.payload(), color, width),
     live: async (io, initial, color) => {
       const { tailScreenSink } = await import('../io/tail-screen.js');
@@ -190,7 +188,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
   const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
-  const { sink, line } = await inv.out.stream(eventFormats(clock), status);
+  const { sink, lines } = await inv.out.stream(eventFormats(clock), status);
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
@@ -214,12 +212,12 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       random: ctx.random,
     });
     for await (const batch of subscription) {
-      let out = '';
+      const events: StreamEvent[] = [];
       let full = false;
       const before = cursor;
       for (const item of batch) {
         if (item.kind === 'event') {
-          out += line(item);
+          events.push(item);
           seen++;
           if (item.offset !== undefined) cursor = item.offset;
           if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
@@ -229,7 +227,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         } else if (item.kind === 'cursor') cursor = item.offset;
         else report(item, sink, status);
       }
-      if (out !== '') await sink.write(out);
+      if (events.length > 0) await sink.write(lines(events));
       status.seen = seen;
       status.cursor = cursor;
       if (cursor !== undefined && cursor !== before) cursorFile?.update(cursor);
@@ -256,7 +254,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
 }
 
 function report(
-  item: Exclude<TailItem, { kind: 'event' | 'cursor' }>,
+  item: Exclude<TailItem, StreamEvent | { kind: 'cursor' }>,
   sink: LineSink<TailStatus>,
   status: TailStatus,
 ): void {

@@ -2,7 +2,7 @@ import type { Env, InStream, Io, OutStream } from '../context.js';
 import type { Globals } from '../global-options.js';
 
 /** Writes and waits for the stream to take the data, so a large output is never held in memory. */
-export function writeOut(stream: OutStream, text: string): Promise<void> | undefined {
+export function writeOut(stream: OutStream, text: string | Uint8Array): Promise<void> | undefined {
   if (stream.write(text)) return undefined;
   return new Promise((resolve, reject) => {
     const done = (err?: Error | null) => {
@@ -50,7 +50,7 @@ export class IOStreams {
   }
 
   /** Writes data to stdout, waiting when the reader is slow. */
-  async write(text: string): Promise<void> {
+  async write(text: string | Uint8Array): Promise<void> {
     await writeOut(this.stdout, text);
   }
 

@@ -11,7 +11,7 @@ import type { IOStreams } from './io-streams.js';
 /** What a stream of items (events tail) writes to: NDJSON lines, plain lines, or the live view. */
 export interface LineSink<S> {
   /** Writes finished lines, waiting when the reader is slow. */
-  write(text: string): Promise<void> | undefined;
+  write(text: string | Uint8Array): Promise<void> | undefined;
   /** A line on stderr; `always` ignores --quiet. */
   notice(text: string, always?: boolean): void;
   /** Only the live view has a status line. */
@@ -21,8 +21,11 @@ export interface LineSink<S> {
 
 /** How each output format shows one stream item: the JSON text of it, or the view of its parsed value. */
 export interface StreamFormats<I, S> {
-  /** The item as one compact JSON text (without the line break). */
-  json(item: I): string;
+  /**
+   * The item as one NDJSON line, in pieces written one after the other: compact JSON ending in a line break, with
+   * nothing a terminal could act on (the item's source guarantees it: the stream is too fast to escape twice).
+   */
+  json(item: I): readonly Uint8Array[];
   /** The item as one line of text for `width` columns (Infinity off a terminal), colour as decided. */
   line(item: I, color: boolean, width: number): string;
   /** Starts the live view on a terminal; loaded only there. */
@@ -120,25 +123,37 @@ export class Printer {
     await this.#io.write(this.#formatChosen && this.#format !== 'table' ? jsonLine(value) : text);
   }
 
-  /** Where a stream of items goes: NDJSON lines, plain lines off a terminal, or the live view on one. */
-  async stream<I, S>(formats: StreamFormats<I, S>, initial: S): Promise<{ sink: LineSink<S>; line(item: I): string }> {
+  /**
+   * Where a stream of items goes: NDJSON lines, plain lines off a terminal, or the live view on one; `lines` turns a
+   * batch of items into what to write.
+   */
+  async stream<I, S>(
+    formats: StreamFormats<I, S>,
+    initial: S,
+  ): Promise<{ sink: LineSink<S>; lines(items: readonly I[]): string | Uint8Array }> {
     const io = this.#io;
     const notice = (text: string, always?: boolean) => (always ? io.stderr.write(`${text}\n`) : io.notice(text));
     if (this.#format !== 'table') {
       return {
-        sink: { write: (text) => io.write(escapeJsonText(text)), notice, close: () => {} },
-        line: (item) => `${formats.json(item)}\n`,
+        sink: { write: (chunk) => io.write(chunk), notice, close: () => {} },
+        lines: (items) => {
+          const pieces: Uint8Array[] = [];
+          let length = 0;
+          for (const item of items) {
+            for (const piece of formats.json(item)) {
+              pieces.push(piece);
+              length += piece.length;
+            }
+          }
+          return Buffer.concat(pieces, length);
+        },
       };
     }
     const color = this.#color;
-    if (io.stdout.isTTY !== true) {
-      return {
-        sink: { write: (text) => io.write(text), notice, close: () => {} },
-        line: (item) => `${formats.line(item, color, Number.POSITIVE_INFINITY)}\n`,
-      };
-    }
-    const sink = await formats.live(io, initial, color);
-    return { sink, line: (item) => `${formats.line(item, color, io.stdout.columns ?? 100)}\n` };
+    const width = io.stdout.isTTY === true ? (io.stdout.columns ?? 100) : Number.POSITIVE_INFINITY;
+    const lines = (items: readonly I[]) => items.map((item) => `${formats.line(item, color, width)}\n`).join('');
+    if (io.stdout.isTTY !== true) return { sink: { write: (text) => io.write(text), notice, close: () => {} }, lines };
+    return { sink: await formats.live(io, initial, color), lines };
   }
 
   async #values(value: unknown): Promise<void> {

@@ -62,7 +62,7 @@ export function tailScreenSink(io: IOStreams, initial: TailStatus, color: boolea
   const screen = startTailScreen(io, initial, color, clock);
   return {
     write: async (text) => {
-      screen.writeLines(text);
+      screen.writeLines(typeof text === 'string' ? text : Buffer.from(text).toString('utf8'));
       if (io.stdout.writableNeedDrain) await once(io.stdout, 'drain');
     },
     notice: (text, always) => {

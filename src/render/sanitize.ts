@@ -25,11 +25,13 @@ const UNSAFE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0xe0000, 0xe007f],
 ];
 
+/** The table as one flag per Basic Multilingual Plane code point: the event stream asks it for every character. */
+const UNSAFE_BMP = new Uint8Array(0x10000);
+for (const [from, to] of UNSAFE_RANGES) UNSAFE_BMP.fill(1, from, Math.min(to, 0xffff) + 1);
+
 export function isUnsafeCodePoint(cp: number): boolean {
-  for (const [from, to] of UNSAFE_RANGES) {
-    if (cp < from) return false;
-    if (cp <= to) return true;
-  }
+  if (cp <= 0xffff) return UNSAFE_BMP[cp] === 1;
+  for (const [from, to] of UNSAFE_RANGES) if (cp >= from && cp <= to) return true;
   return false;
 }
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildUrl } from '../../src/api/client.js';
 import { EVENT_TYPES, suggestEventTypes } from '../../src/api/event-types.js';
-import { type EventsApi, payloadJson, payloadOf, subscribeEvents, type TailItem } from '../../src/api/events.js';
+import { type EventsApi, subscribeEvents, type TailItem } from '../../src/api/events.js';
 import type { StreamResponse } from '../../src/api/http.js';
 import { reconnectDelayMs } from '../../src/api/retry.js';
 import { hintFor } from '../../src/cli/hints.js';
@@ -60,20 +60,6 @@ describe('--since', () => {
       expect(() => parseSince(input, now)).toThrow(CliError);
     },
   );
-});
-
-describe('payloads', () => {
-  it('splices the type in front of the data, as valid JSON', () => {
-    const data = '{"offset":"abc","event":{"id":"evt_1","x":"\\u001b"}}';
-    const line = payloadJson('user.created', data);
-    expect(line).toBe('{"type":"user.created","offset":"abc","event":{"id":"evt_1","x":"\\u001b"}}');
-    expect(JSON.parse(line)).toEqual(payloadOf('user.created', data));
-    expect(payloadJson('user.created', '{ }')).toBe('{"type":"user.created"}');
-  });
-
-  it('takes the type from the event field over one in the data', () => {
-    expect(payloadOf('user.created', '{"type":"bogus","offset":"1"}')).toEqual({ type: 'user.created', offset: '1' });
-  });
 });
 
 describe('reconnect delay', () => {

@@ -151,12 +151,15 @@ export function sseMessage(id: string | undefined, event: string, data: string):
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`;
 }
 
-/** An event stream whose `prefix` (SSE text) is followed by a line that never ends: `data: xxxx…` until the client leaves. */
-export function endlessSseLine(prefix = ''): Behaviour {
+/**
+ * An event stream whose `prefix` (SSE text) is followed by a line of `bytes` bytes that never ends, `data: xxxx…`
+ * (by default until the client leaves).
+ */
+export function endlessSseLine(prefix = '', bytes = Number.POSITIVE_INFINITY): Behaviour {
   return (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(`${prefix}data: {"offset":"`);
-    pump(res, Buffer.alloc(64 * 1024, 'x'), Number.POSITIVE_INFINITY);
+    pump(res, Buffer.alloc(64 * 1024, 'x'), bytes);
   };
 }
 

@@ -1,7 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HostileServer, sse, sseMessage, startHostileServer } from '../helpers/hostile-server.js';
+import {
+  endlessSseLine,
+  type HostileServer,
+  hugeSseEvent,
+  sse,
+  sseMessage,
+  startHostileServer,
+} from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let server: HostileServer | undefined;
@@ -87,6 +94,82 @@ describe('cursors', () => {
         'resume with: svcadm events tail --from good-2',
         '',
       ].join('\n'),
+    );
+  });
+});
+
+const MB = 1024 * 1024;
+
+describe('the size of what the stream sends', () => {
+  it('drops a connection whose line never ends, with one line on stderr, and resumes from the last cursor', async () => {
+    server = await startHostileServer({
+      api: [
+        endlessSseLine(sseMessage('c1', 'user.created', event('c1', 'e1')), 64 * MB),
+        sse([sseMessage('c2', 'user.created', event('c2', 'e2'))], { keepOpen: true }),
+      ],
+    });
+    const r = await runCli(['events', 'tail', '--max-events', '2'], { env: server.env() });
+    expect(r.code).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).event.id),
+    ).toEqual(['e1', 'e2']);
+    expect(r.stderr).toBe(
+      'svcadm: dropped the event stream: it sent a line longer than 4 MB; reconnecting in 1.1s (attempt 1)\n',
+    );
+    expect(server.apiRequests()[1]?.query.get('from')).toBe('c1');
+  });
+
+  it.each([
+    ['a line that never ends', endlessSseLine('', 64 * MB), 'a line longer than 4 MB'],
+    ['one event of 64 MB', hugeSseEvent(64 * MB), 'an event larger than 4 MB'],
+  ])('%s with --max-reconnects 0: exit 7', async (_what, behaviour, detail) => {
+    server = await startHostileServer({ api: behaviour });
+    const r = await runCli(['events', 'tail', '--max-reconnects', '0'], { env: server.env() });
+    expect(r).toEqual({ code: 7, stdout: '', stderr: `svcadm: dropped the event stream: it sent ${detail}\n` });
+  });
+});
+
+describe('NDJSON lines from the stream', () => {
+  it('are each one valid JSON value with nothing raw a terminal could act on; bad events are skipped with a warning', async () => {
+    server = await startHostileServer({
+      api: sse([
+        sseMessage('o1', 'user.created', '{"offset":"o1","name":"\u001b]0;pwned\u0007"}'),
+        sseMessage(
+          'o2',
+          'user.created',
+          '{"offset":"o2","name":"a\\u001b[31m b\u007f c\u009b d\u202e e\u061c f\u00ad"}',
+        ),
+        'id: o3\nevent: user.updated\ndata: {"offset":"o3",\ndata:  "name":"two lines"}\n\n',
+        sseMessage('o4', 'user.deleted', '{"offset":"o4",}'),
+        sseMessage('o5', 'user.deleted', '{"type":"bogus","offset":"o5"}'),
+        sseMessage('o6', 'user.deleted', '["o6"]'),
+        sseMessage('o7', 'user.deleted', `{"offset":"o7","deep":${'['.repeat(65)}${']'.repeat(65)}}`),
+        sseMessage('o8', 'user.created', '{"offset":"o8"}'),
+      ]),
+    });
+    const r = await runCli(['events', 'tail', '--max-events', '4'], { env: server.env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        '{"type":"user.created","offset":"o2","name":"a\\u001b[31m b\\u007f c\\u009b d\\u202e e\\u061c f\\u00ad"}',
+        '{"type":"user.updated","offset":"o3","name":"two lines"}',
+        '{"type":"user.deleted","offset":"o5"}',
+        '{"type":"user.created","offset":"o8"}',
+        '',
+      ].join('\n'),
+    );
+    for (const line of r.stdout.trim().split('\n')) {
+      expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u202a-\u202e]/);
+      JSON.parse(line);
+    }
+    const skipped = (type: string) => `svcadm: warning: skipped a ${type} message whose data is not a JSON object`;
+    expect(r.stderr).toBe(
+      [skipped('user.created'), skipped('user.deleted'), skipped('user.deleted'), skipped('user.deleted'), ''].join(
+        '\n',
+      ),
     );
   });
 });
