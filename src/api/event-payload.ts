@@ -9,20 +9,26 @@ import { MAX_JSON_DEPTH } from './json-answer.js';
  *
  * Almost every event is already compact and plain: it is then written as it came, behind the type, without a copy
  * (the pieces are `{"type":"…",`, the data after its `{`, and the line break). One pass over the bytes checks that;
- * parsing every event would cost about twice the whole tail. Only an event with white space between tokens, a
- * character to escape or a `type` key of its own is parsed and written again.
+ * parsing every event would cost about twice the whole tail. A character to escape is escaped where it stands;
+ * only an event with white space between tokens or a `type` key of its own is parsed and written again.
  */
 export function eventLine(type: string, data: Buffer): readonly Buffer[] | undefined {
   const verdict = scan(data);
   if (verdict === INVALID) return undefined;
-  if (verdict === REWRITE) return [rewrite(type, data)];
-  // Plain data has no white space: `{}` is exactly two bytes.
-  return [typePrefix(type, data.length > 2), data.subarray(1), NEWLINE];
+  if (verdict & RESHAPE) return [reshape(type, data)];
+  // Valid data without white space between tokens: `{}` is exactly two bytes.
+  const prefix = typePrefix(type, data.length > 2);
+  if (verdict & ESCAPE) return [prefix, Buffer.from(`${escapeJsonText(data.toString('utf8', 1))}\n`)];
+  return [prefix, data.subarray(1), NEWLINE];
 }
 
+/** What `scan` found: INVALID, or VALID with what must change before printing. */
 const INVALID = 0;
-const PLAIN = 1;
-const REWRITE = 2;
+const VALID = 1;
+/** A character a terminal could act on, inside a string: escaped where it stands. */
+const ESCAPE = 2;
+/** White space between tokens, or a `type` key of its own: parsed and written again. */
+const RESHAPE = 4;
 
 const COMMA = 0x2c;
 const NEWLINE = Buffer.from('\n');
@@ -56,16 +62,13 @@ const OBJECT = 1;
 const ARRAY = 2;
 const containers = new Uint8Array(MAX_JSON_DEPTH + 1);
 
-/**
- * One pass over a JSON text that must be an object: INVALID, PLAIN (copy it as it is) or REWRITE (valid, but it
- * holds white space between tokens, a character to escape, or a top-level `type` key).
- */
+/** One pass over a JSON text that must be an object: INVALID, or VALID with ESCAPE and RESHAPE as needed. */
 function scan(b: Buffer): number {
   const end = b.length;
   let i = 0;
-  let rewrite = false;
-  while (isSpace(b[i] as number)) {
-    rewrite = true;
+  let flags = VALID;
+  while (i < end && isSpace(b[i] as number)) {
+    flags |= RESHAPE;
     i++;
   }
   if (b[i] !== 0x7b) return INVALID;
@@ -99,23 +102,23 @@ function scan(b: Buffer): number {
         }
         if (c < 0x20) return INVALID;
         if (c === 0x7f) {
-          rewrite = true;
+          flags |= ESCAPE;
           i++;
           continue;
         }
         const length = utf8Length(b, i);
         if (length === 0) return INVALID;
-        if (isUnsafeCodePoint(codePoint(b, i, length))) rewrite = true;
+        if (isUnsafeCodePoint(codePoint(b, i, length))) flags |= ESCAPE;
         i += length;
       }
       i++;
       if (expect === Expect.Key || expect === Expect.FirstKey) {
         // A `type` key of its own would make two: the line is written again with the stream's type alone.
         if (depth === 1 && (escaped || (i - keyStart === 6 && b.toString('latin1', keyStart, i) === '"type"'))) {
-          rewrite = true;
+          flags |= RESHAPE;
         }
         while (i < end && isSpace(b[i] as number)) {
-          rewrite = true;
+          flags |= RESHAPE;
           i++;
         }
         if (b[i] !== 0x3a) return INVALID;
@@ -128,7 +131,7 @@ function scan(b: Buffer): number {
       continue;
     }
     if (isSpace(c)) {
-      rewrite = true;
+      flags |= RESHAPE;
       i++;
       continue;
     }
@@ -168,9 +171,9 @@ function scan(b: Buffer): number {
   if (depth !== 0) return INVALID;
   for (; i < end; i++) {
     if (!isSpace(b[i] as number)) return INVALID;
-    rewrite = true;
+    flags |= RESHAPE;
   }
-  return rewrite ? REWRITE : PLAIN;
+  return flags;
 }
 
 /** The end of the number or literal at `i`, or -1. */
@@ -258,7 +261,7 @@ function typePrefix(type: string, comma: boolean): Buffer {
 }
 
 /** The slow way, for the few events that need it: parsed and written again (the data is known to be valid). */
-function rewrite(type: string, data: Buffer): Buffer {
+function reshape(type: string, data: Buffer): Buffer {
   const parsed = JSON.parse(data.toString('utf8')) as Record<string, unknown>;
   // Written key by key: an object would put integer-like keys before `type`.
   let text = `{"type":${JSON.stringify(type)}`;

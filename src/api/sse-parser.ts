@@ -141,8 +141,8 @@ export class SseParser {
     } else if (fieldIs(line, start, nameLength, 'event')) {
       this.#event = this.#eventName(line, valueStart, end);
     } else if (fieldIs(line, start, nameLength, 'id')) {
-      const value = line.subarray(Math.min(valueStart, end), end);
-      if (value.indexOf(0) === -1) this.#id = value.toString('utf8');
+      const value = line.toString('utf8', valueStart, end);
+      if (!value.includes('\u0000')) this.#id = value;
     } else if (fieldIs(line, start, nameLength, 'retry')) {
       const value = line.toString('latin1', valueStart, end);
       if (/^\d{1,16}$/.test(value)) this.#handlers.retry(Number(value));
