@@ -6,9 +6,11 @@ import {
   tokenCacheKey,
   writeCachedToken,
 } from '../config/token-cache.js';
-import { NetworkError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { ACCESS_TOKEN_RULE, expiryOfClaim, isAccessToken, tokenLifetimeMs } from './access-token.js';
 import { tokenErrorFrom } from './error-body.js';
 import type { HttpClient } from './http.js';
+import { malformedAnswer, parseJsonAnswer } from './json-answer.js';
 import { jwtClaims } from './jwt-claims.js';
 
 export interface TokenInfo {
@@ -32,16 +34,19 @@ function scopesOf(accessToken: string, scope: string | undefined): string[] {
   return text.split(/\s+/).filter(Boolean);
 }
 
-/** A bearer token given with --token or SVCADM_TOKEN: used as it is. */
+/** A bearer token given with --token or SVCADM_TOKEN: used as it is, once it is known to be one. */
 export class GivenToken implements TokenSource {
   readonly refreshable = false;
-  constructor(private readonly accessToken: string) {}
+  constructor(private readonly accessToken: string) {
+    if (!isAccessToken(accessToken)) {
+      throw new UsageError(`the access token given with --token or SVCADM_TOKEN is not ${ACCESS_TOKEN_RULE}`);
+    }
+  }
 
   async current(): Promise<TokenInfo> {
-    const exp = jwtClaims(this.accessToken)?.exp;
     return {
       accessToken: this.accessToken,
-      expiresAt: typeof exp === 'number' ? exp * 1000 : undefined,
+      expiresAt: expiryOfClaim(jwtClaims(this.accessToken)?.exp),
       scopes: scopesOf(this.accessToken, undefined),
       source: 'given',
     };
@@ -127,23 +132,14 @@ export class ClientCredentialsTokens implements TokenSource {
       traceBody: `grant_type=client_credentials client_id=${clientId} client_secret=[redacted] audience=${audience}`,
     });
     if (res.status < 200 || res.status >= 300) throw tokenErrorFrom(res);
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(res.body) as Record<string, unknown>;
-    } catch {
-      throw new NetworkError(`malformed answer from the token service at ${tokenUrl}`);
-    }
+    // Checked before anything is kept: a malformed answer is never cached.
+    const from = `the token service at ${tokenUrl}`;
+    const answer = parseJsonAnswer(res.body, from);
+    const body = Array.isArray(answer) ? {} : answer;
     const accessToken = body.access_token;
-    if (typeof accessToken !== 'string' || accessToken === '') {
-      throw new NetworkError(`the token service at ${tokenUrl} answered without an access token`);
-    }
-    const exp = jwtClaims(accessToken)?.exp;
-    const expiresAt =
-      typeof body.expires_in === 'number'
-        ? started + body.expires_in * 1000
-        : typeof exp === 'number'
-          ? exp * 1000
-          : started + 5 * 60_000;
+    if (typeof accessToken !== 'string') throw malformedAnswer('no access_token string', from);
+    if (!isAccessToken(accessToken)) throw malformedAnswer(`the access token is not ${ACCESS_TOKEN_RULE}`, from);
+    const expiresAt = started + tokenLifetimeMs(body.expires_in, expiryOfClaim(jwtClaims(accessToken)?.exp), started);
     const scope = typeof body.scope === 'string' ? body.scope : undefined;
     return { accessToken, expiresAt, scopes: scopesOf(accessToken, scope), source: 'token service' };
   }

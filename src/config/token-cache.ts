@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isAccessToken } from '../api/access-token.js';
 import { ensurePrivateDir, tokenCacheFile } from './paths.js';
 import { isRecord, readJsonFile, writePrivateFile } from './private-file.js';
 
@@ -33,7 +34,14 @@ function readAll(dir: string): Record<string, CachedToken> {
   if (!isRecord(raw)) return {};
   const tokens: Record<string, CachedToken> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (isRecord(value) && typeof value.accessToken === 'string' && typeof value.expiresAt === 'number') {
+    // An entry written by an older svcadm may hold what is no token (a CR/LF) or no date: it is ignored.
+    const { expiresAt } = isRecord(value) ? value : {};
+    if (
+      isRecord(value) &&
+      isAccessToken(value.accessToken) &&
+      typeof expiresAt === 'number' &&
+      Math.abs(expiresAt) <= 8.64e15
+    ) {
       tokens[key] = value as unknown as CachedToken;
     }
   }
