@@ -2,14 +2,22 @@ import { type Context, processContext } from './context.js';
 import { EXIT_OK, endsQuietly, exitCodeFor, exitCodeForSignal, Interrupted, type StopSignal } from './errors.js';
 import { errorViewOf, type Globals, type RawGlobalOptions } from './global-options.js';
 import { reportFailure } from './io/printer.js';
+import { Redactor, redactingStream } from './io/redaction.js';
 import { buildProgram } from './program.js';
 
 /** Runs one svcadm invocation and returns its exit code. The one place errors become messages and codes. */
-export async function run(argv: readonly string[], ctx: Context): Promise<number> {
+export async function run(argv: readonly string[], world: Context): Promise<number> {
   let globals: Globals | undefined;
-  const program = buildProgram(ctx, (parsed) => {
-    globals = parsed;
-  });
+  // Everything written to stderr, the failure report included, is scrubbed of this invocation's secrets.
+  const secrets = new Redactor();
+  const ctx: Context = { ...world, io: { ...world.io, stderr: redactingStream(world.io.stderr, secrets) } };
+  const program = buildProgram(
+    ctx,
+    (parsed) => {
+      globals = parsed;
+    },
+    secrets,
+  );
   try {
     if (argv.length === 0) {
       program.outputHelp();

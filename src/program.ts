@@ -14,6 +14,7 @@ import { EXIT_CODE_SUMMARY } from './errors.js';
 import { type Globals, OUTPUT_FORMATS, parseGlobals, type RawGlobalOptions } from './global-options.js';
 import { addCommandHelp } from './help/command-help.js';
 import { TENANT_ENVIRONMENT } from './help/environment.js';
+import { Redactor } from './io/redaction.js';
 import { packageVersion } from './version.js';
 
 const ENVIRONMENT = `
@@ -26,7 +27,11 @@ ${EXIT_CODE_SUMMARY}`;
  * The commander tree. The global options are parsed once, when the root hands over to a command (commander has read
  * them wherever they stand on the line by then), and given to `onGlobals` for `main` to hold.
  */
-export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void = () => {}): SvcadmCommand {
+export function buildProgram(
+  ctx: Context,
+  onGlobals: (globals: Globals) => void = () => {},
+  secrets: Redactor = new Redactor(),
+): SvcadmCommand {
   const { io } = ctx;
   const program = new SvcadmCommand('svcadm');
   let globals: Globals | undefined;
@@ -65,10 +70,14 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
       onGlobals(globals);
     });
 
-  const host = new Host(ctx, () => {
-    if (!globals) throw new Error('a command ran before the global options were parsed');
-    return globals;
-  });
+  const host = new Host(
+    ctx,
+    () => {
+      if (!globals) throw new Error('a command ran before the global options were parsed');
+      return globals;
+    },
+    secrets,
+  );
   registerProfilesCommands(program, host);
   registerAuthCommands(program, host);
   registerPoliciesCommands(program, host);

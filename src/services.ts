@@ -6,6 +6,7 @@ import { configDir } from './config/paths.js';
 import type { Context } from './context.js';
 import type { Globals } from './global-options.js';
 import type { IOStreams } from './io/io-streams.js';
+import type { Redactor } from './io/redaction.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -21,11 +22,19 @@ export class Services {
   #credentials: Credentials | undefined;
   #api: ApiClient | undefined;
 
-  constructor(ctx: Context, globals: Globals, io: IOStreams) {
+  constructor(
+    ctx: Context,
+    globals: Globals,
+    io: IOStreams,
+    /** Every secret and token this invocation learns goes here, so that stderr never shows one. */
+    readonly secrets: Redactor,
+  ) {
     this.#ctx = ctx;
     this.#globals = globals;
     this.#io = io;
     this.configDir = configDir(ctx.env);
+    secrets.add(globals.credentials.clientSecret);
+    secrets.add(globals.credentials.token);
   }
 
   http(): HttpClient {
@@ -49,13 +58,18 @@ export class Services {
         );
       }
       this.#credentials = resolveCredentials(this.#globals.credentials, this.#ctx.env, this.configDir);
+      const { auth } = this.#credentials;
+      this.secrets.add(auth.kind === 'token' ? auth.token : auth.clientSecret);
     }
     return this.#credentials;
   }
 
   /** Client-credentials tokens for these settings, cached in the config folder. */
   clientTokens(auth: ConstructorParameters<typeof ClientCredentialsTokens>[1]): ClientCredentialsTokens {
-    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace);
+    this.secrets.add(auth.clientSecret);
+    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace, (token) =>
+      this.secrets.add(token),
+    );
   }
 
   tokens(): TokenSource {

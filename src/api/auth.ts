@@ -72,6 +72,8 @@ export class ClientCredentialsTokens implements TokenSource {
     private readonly auth: Extract<AuthMethod, { kind: 'client' }>,
     private readonly cacheDir: string,
     private readonly trace?: (line: string) => void,
+    /** Told of every token this source hands out (for the output to be scrubbed of it). */
+    private readonly onToken: (accessToken: string) => void = () => {},
   ) {
     this.#key = tokenCacheKey(auth.tokenUrl, auth.clientId, auth.audience);
     this.#secretCheck = secretCheck(this.#key, auth.clientSecret);
@@ -97,6 +99,7 @@ export class ClientCredentialsTokens implements TokenSource {
   async #load(): Promise<TokenInfo> {
     const cached = readCachedToken(this.cacheDir, this.#key, this.#secretCheck, this.http.settings.clock.now());
     if (cached) {
+      this.onToken(cached.accessToken);
       this.trace?.(
         `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
       );
@@ -109,6 +112,7 @@ export class ClientCredentialsTokens implements TokenSource {
       return this.#memory;
     }
     const fresh = await this.#request();
+    this.onToken(fresh.accessToken);
     this.#memory = fresh;
     await this.#persist(fresh);
     return fresh;

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { Globals } from '../global-options.js';
 import { IOStreams } from '../io/io-streams.js';
 import { Printer } from '../io/printer.js';
+import type { Redactor } from '../io/redaction.js';
 import { Services } from '../services.js';
 
 /** What a command's run function works with: the world, the global options, output and the service. */
@@ -20,6 +21,8 @@ export class Host {
     readonly ctx: Context,
     /** The global options, parsed before the command runs. */
     private readonly globals: () => Globals,
+    /** The secrets stderr is scrubbed of; the services add the ones they learn. */
+    private readonly secrets: Redactor,
   ) {}
 
   action<Args extends unknown[], Opts>(
@@ -31,7 +34,7 @@ export class Host {
       const args = raw.slice(0, -2) as Args;
       const globals = this.globals();
       const io = new IOStreams(this.ctx.io, globals, this.ctx.env);
-      const services = new Services(this.ctx, globals, io);
+      const services = new Services(this.ctx, globals, io, this.secrets);
       try {
         await run({ ctx: this.ctx, globals, io, out: new Printer(io, globals), services }, args, opts, command);
       } finally {

@@ -1,5 +1,6 @@
 import type { Env, InStream, Io, OutStream } from '../context.js';
 import type { Globals } from '../global-options.js';
+import { neutralize } from '../render/sanitize.js';
 
 /** Writes and waits for the stream to take the data, so a large output is never held in memory. */
 export function writeOut(stream: OutStream, text: string | Uint8Array): Promise<void> | undefined {
@@ -67,7 +68,8 @@ export class IOStreams {
   /** A --debug line; undefined without --debug, so callers can skip building the text. */
   get trace(): ((line: string) => void) | undefined {
     if (!this.#globals.debug) return undefined;
-    return (line) => this.stderr.write(`svcadm: debug: ${line}\n`);
+    // Reason phrases and header values come from the server as they are: shown escaped, like all service text.
+    return (line) => this.stderr.write(`svcadm: debug: ${neutralize(line)}\n`);
   }
 
   /** Progress is for people: only on a terminal, outside CI, and not with --quiet. */
