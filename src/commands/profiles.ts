@@ -156,6 +156,7 @@ export async function runProfilesList(inv: Invocation): Promise<void> {
 }
 
 function requireProfile(inv: Invocation, name: string): Profile {
+  validateProfileName(name);
   const store = readProfiles(inv.services.configDir);
   const profile = store.profiles[name];
   if (!profile) {

@@ -65,7 +65,7 @@ export class CursorFileWriter {
     this.#lastWrite = this.clock.now();
     this.#written = cursor;
     try {
-      await writePrivateFile(this.path, `${cursor}\n`);
+      writePrivateFile(this.path, `${cursor}\n`);
     } catch (err) {
       this.#failure = new UsageError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`);
     }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isAccessToken } from '../api/access-token.js';
-import { ensurePrivateDir, tokenCacheFile } from './paths.js';
-import { isRecord, readJsonFile, writePrivateFile } from './private-file.js';
+import { tokenCacheFile } from './paths.js';
+import { checkPrivatePath, ensurePrivateDir, isRecord, readJsonFile, writePrivateFile } from './private-file.js';
 
 export interface CachedToken {
   accessToken: string;
@@ -25,6 +25,9 @@ export function secretCheck(key: string, clientSecret: string): string {
 }
 
 function readAll(dir: string): Record<string, CachedToken> {
+  // A cache others could write is refused, not ignored: it could hold their token for this client.
+  checkPrivatePath(dir);
+  checkPrivatePath(tokenCacheFile(dir));
   let raw: unknown;
   try {
     raw = readJsonFile(tokenCacheFile(dir));
@@ -66,5 +69,5 @@ export async function writeCachedToken(
   if (token) tokens[key] = token;
   else delete tokens[key];
   ensurePrivateDir(dir);
-  await writePrivateFile(tokenCacheFile(dir), `${JSON.stringify(tokens, null, 2)}\n`);
+  writePrivateFile(tokenCacheFile(dir), `${JSON.stringify(tokens, null, 2)}\n`);
 }
