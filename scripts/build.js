@@ -1,5 +1,5 @@
 // Bundles src/ and its libraries into dist/ with esbuild: one entry for the CLI, one for the emulator, and lazily
-// loaded chunks (Ink views, conf, the completion generator). Fewer, smaller files to load halve the start-up cost,
+// loaded chunks (Ink views, the completion generator). Fewer, smaller files to load halve the start-up cost,
 // and bundling Ink tree-shakes it and picks React's production builds (README, design notes).
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
