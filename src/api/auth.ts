@@ -6,6 +6,7 @@ import {
   tokenCacheKey,
   writeCachedToken,
 } from '../config/token-cache.js';
+import { withTokenLock } from '../config/token-lock.js';
 import { UsageError } from '../errors.js';
 import { ACCESS_TOKEN_RULE, expiryOfClaim, isAccessToken, tokenLifetimeMs } from './access-token.js';
 import { tokenErrorFrom } from './error-body.js';
@@ -97,25 +98,36 @@ export class ClientCredentialsTokens implements TokenSource {
   }
 
   async #load(): Promise<TokenInfo> {
+    const cached = this.#fromCache();
+    if (cached) return cached;
+    const { clock } = this.http.settings;
+    const lock = { clock, sleep: (ms: number) => this.http.sleep(ms), trace: this.trace };
+    return withTokenLock(this.cacheDir, lock, async () => {
+      // Another process may have cached one while this one waited for the lock.
+      const shared = this.#fromCache();
+      if (shared) return shared;
+      const fresh = await this.#request();
+      this.onToken(fresh.accessToken);
+      this.#memory = fresh;
+      await this.#persist(fresh);
+      return fresh;
+    });
+  }
+
+  #fromCache(): TokenInfo | undefined {
     const cached = readCachedToken(this.cacheDir, this.#key, this.#secretCheck, this.http.settings.clock.now());
-    if (cached) {
-      this.onToken(cached.accessToken);
-      this.trace?.(
-        `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
-      );
-      this.#memory = {
-        accessToken: cached.accessToken,
-        expiresAt: cached.expiresAt,
-        scopes: scopesOf(cached.accessToken, cached.scope),
-        source: 'cache',
-      };
-      return this.#memory;
-    }
-    const fresh = await this.#request();
-    this.onToken(fresh.accessToken);
-    this.#memory = fresh;
-    await this.#persist(fresh);
-    return fresh;
+    if (!cached) return undefined;
+    this.onToken(cached.accessToken);
+    this.trace?.(
+      `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
+    );
+    this.#memory = {
+      accessToken: cached.accessToken,
+      expiresAt: cached.expiresAt,
+      scopes: scopesOf(cached.accessToken, cached.scope),
+      source: 'cache',
+    };
+    return this.#memory;
   }
 
   async #request(): Promise<TokenInfo> {
