@@ -1,6 +1,7 @@
 import { type Context, processContext } from './context.js';
 import { EXIT_OK, endsQuietly, exitCodeFor, exitCodeForSignal, Interrupted, type StopSignal } from './errors.js';
 import { errorViewOf, type Globals, type RawGlobalOptions } from './global-options.js';
+import { outputFailure } from './io/io-streams.js';
 import { reportFailure } from './io/printer.js';
 import { Redactor, redactingStream } from './io/redaction.js';
 import { buildProgram } from './program.js';
@@ -24,6 +25,9 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
       return EXIT_OK;
     }
     await program.parseAsync([...argv], { from: 'user' });
+    // A write that failed after the command was done with it (stderr's reader gone, a full disk) still counts.
+    const failed = outputFailure(world.io.stdout, 'stdout') ?? outputFailure(world.io.stderr, 'stderr');
+    if (failed) throw failed;
     return EXIT_OK;
   } catch (err) {
     const exitCode = exitCodeFor(err);
@@ -55,6 +59,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT_OK); // the reader went away (`| head`): not a failure
   });
+  // Other write failures are read from the stream (`errored`) and become exit 74; unheard, they would crash.
+  process.stderr.on('error', () => {});
   try {
     return await run(argv, processContext(interrupt.signal));
   } finally {

@@ -182,6 +182,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const start =
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
+  cursorFile?.check();
   const api = inv.services.api();
   const status: TailStatus = { state: 'connecting', attempt: 0, types: opts.types, seen: 0, rate: 0, cursor: start };
   const samples: Array<[number, number]> = [[started, 0]];

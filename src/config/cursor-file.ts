@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import type { Clock, Timer } from '../clock.js';
 import { UsageError } from '../errors.js';
-import { writePrivateFile } from './private-file.js';
+import { checkWritable, writePrivateFile } from './private-file.js';
 
 /** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
 export function readCursorFile(path: string): string | undefined {
@@ -40,6 +40,15 @@ export class CursorFileWriter {
     private readonly clock: Clock,
     private readonly intervalMs = 1000,
   ) {}
+
+  /** Fails before streaming, rather than after the first events, when the file could not be written. */
+  check(): void {
+    try {
+      checkWritable(this.path);
+    } catch (err) {
+      throw new UsageError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`);
+    }
+  }
 
   update(cursor: string): void {
     if (this.#failure) throw this.#failure;

@@ -131,6 +131,20 @@ export function writePrivateFile(path: string, text: string): void {
   }
 }
 
+/** Throws now if `path` could not be written later: its folder is missing or not writable, or a folder is in its place. */
+export function checkWritable(path: string): void {
+  try {
+    if (statSync(path).isDirectory()) {
+      throw Object.assign(new Error('EISDIR: a folder is in its place'), { code: 'EISDIR' });
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const probe = join(dirname(path), `${temporaryPrefix(path)}${process.pid}-probe.tmp`);
+  closeSync(openSync(probe, 'wx', 0o600));
+  unlinkSync(probe);
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,6 @@
 import type { PagerPage } from '../api/pagers.js';
 import { hintFor } from '../cli/hints.js';
-import { CliError } from '../errors.js';
+import { CliError, OutputError } from '../errors.js';
 import type { Globals, OutputFormat } from '../global-options.js';
 import { jsonDocument, jsonLine } from '../render/json.js';
 import { fetchedText } from '../render/progress-text.js';
@@ -108,10 +108,19 @@ export class Printer {
     if (this.#format === 'table') return this.#table(table(rows));
   }
 
-  /** The result of an action (a delete): the value as JSON, or a sentence on stdout and notes on stderr. */
+  /**
+   * The result of an action (a delete): the value as JSON, or a sentence on stdout and notes on stderr. When stdout
+   * cannot take it, the action has still happened: the result goes with the error, on stderr.
+   */
   async result(value: unknown, human: { text: string; notices?: readonly string[] }): Promise<void> {
-    if (this.#format !== 'table') return this.#values(value);
-    await this.#io.write(human.text);
+    try {
+      if (this.#format !== 'table') return await this.#values(value);
+      await this.#io.write(human.text);
+    } catch (err) {
+      if (!(err instanceof OutputError)) throw err;
+      const said = this.#format === 'table' ? human.text.trim() : JSON.stringify(value);
+      throw err.addHint(`the request went through: ${said}`);
+    }
     for (const notice of human.notices ?? []) this.#io.notice(notice);
   }
 
