@@ -167,7 +167,7 @@ export class SseParser {
       const data = this.#data.length === 1 ? (this.#data[0] as Buffer) : Buffer.concat(this.#data, this.#dataBytes);
       this.#handlers.message({ id: this.#id, event: this.#event || 'message', hasData: this.#hasData, data });
     }
-    this.#data = [];
+    this.#data.length = 0;
     this.#dataBytes = 0;
     this.#hasData = false;
     this.#event = undefined;
