@@ -90,8 +90,8 @@ function parseJsonObject(data: Buffer): Record<string, unknown> | undefined {
 }
 
 /**
- * The chunks of a stream as they arrive. Unlike the stream's own iterator, which hands over everything buffered as
- * one string, this keeps chunks small, so that they die young and the heap stays small at high rates.
+ * The chunks of a stream as they arrive. Unlike the stream's own iterator, which hands over everything buffered at
+ * once, this keeps chunks small, so that they die young and the heap stays small at high rates.
  */
 async function* chunksOf(stream: Readable): AsyncGenerator<Buffer, void, undefined> {
   const queue: Buffer[] = [];
