@@ -118,7 +118,8 @@ export class Printer {
       await this.#io.write(human.text);
     } catch (err) {
       if (!(err instanceof OutputError)) throw err;
-      const said = this.#format === 'table' ? human.text.trim() : JSON.stringify(value);
+      const said =
+        this.#format === 'table' ? [human.text.trim(), ...(human.notices ?? [])].join('; ') : JSON.stringify(value);
       throw err.addHint(`the request went through: ${said}`);
     }
     for (const notice of human.notices ?? []) this.#io.notice(notice);

@@ -122,6 +122,26 @@ describe('output that cannot be written', () => {
       email: 'bob@example.com',
       correlation_id: 'corr-1',
     });
+    const table = await runWith(
+      [
+        'connections',
+        'delete-user',
+        'con_1',
+        '--email',
+        'bob@example.com',
+        '--yes',
+        '--correlation-id',
+        'corr-2',
+        '-o',
+        'table',
+      ],
+      server.env(),
+      { stdout: 'full' },
+    );
+    expect(table.code).toBe(74);
+    expect(table.stderr).toMatch(
+      /^svcadm: cannot write to stdout: no space left on device \(ENOSPC\) — the request went through: .*bob@example\.com.*con_1.*; Correlation id: corr-2\n$/,
+    );
   });
 });
 
