@@ -78,7 +78,8 @@ export function exitCodeTable(): ExitCodeEntry[] {
 
 /** The exit codes as the root help lists them. */
 export const EXIT_CODE_SUMMARY = `Exit codes: ${EXIT_CODES.ok} ok, ${EXIT_CODES.bug} bug, ${EXIT_CODES.usage} usage, ${EXIT_CODES.auth} auth, ${EXIT_CODES.forbidden} forbidden, ${EXIT_CODES.not_found} not found, ${EXIT_CODES.rate_limited} rate limited,
-  ${EXIT_CODES.network} network/5xx, ${EXIT_CODES.rejected} rejected by the service, ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGTERM)`;
+  ${EXIT_CODES.network} network/5xx/malformed answer, ${EXIT_CODES.rejected} rejected by the service, ${EXIT_CODES.output} output could not be written,
+  ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGHUP}/${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGHUP/SIGTERM)`;
 
 export const EXIT_OK = EXIT_CODES.ok;
 

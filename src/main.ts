@@ -1,21 +1,33 @@
 import { type Context, processContext } from './context.js';
 import { EXIT_OK, endsQuietly, exitCodeFor, exitCodeForSignal, Interrupted, type StopSignal } from './errors.js';
 import { errorViewOf, type Globals, type RawGlobalOptions } from './global-options.js';
+import { outputFailure } from './io/io-streams.js';
 import { reportFailure } from './io/printer.js';
+import { Redactor, redactingStream } from './io/redaction.js';
 import { buildProgram } from './program.js';
 
 /** Runs one svcadm invocation and returns its exit code. The one place errors become messages and codes. */
-export async function run(argv: readonly string[], ctx: Context): Promise<number> {
+export async function run(argv: readonly string[], world: Context): Promise<number> {
   let globals: Globals | undefined;
-  const program = buildProgram(ctx, (parsed) => {
-    globals = parsed;
-  });
+  // Everything written to stderr, the failure report included, is scrubbed of this invocation's secrets.
+  const secrets = new Redactor();
+  const ctx: Context = { ...world, io: { ...world.io, stderr: redactingStream(world.io.stderr, secrets) } };
+  const program = buildProgram(
+    ctx,
+    (parsed) => {
+      globals = parsed;
+    },
+    secrets,
+  );
   try {
     if (argv.length === 0) {
       program.outputHelp();
       return EXIT_OK;
     }
     await program.parseAsync([...argv], { from: 'user' });
+    // A write that failed after the command was done with it (stderr's reader gone, a full disk) still counts.
+    const failed = outputFailure(world.io.stdout, 'stdout') ?? outputFailure(world.io.stderr, 'stderr');
+    if (failed) throw failed;
     return EXIT_OK;
   } catch (err) {
     const exitCode = exitCodeFor(err);
@@ -60,6 +72,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT_OK); // the reader went away (`| head`): not a failure
   });
+  // Other write failures are read from the stream (`errored`) and become exit 74; unheard, they would crash.
+  process.stderr.on('error', () => {});
   try {
     return await run(argv, processContext(interrupt.signal));
   } finally {

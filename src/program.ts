@@ -24,6 +24,7 @@ import {
 import { addCommandHelp, helpConfiguration, helpWidth } from './help/command-help.js';
 import { environmentLines, TENANT_ENVIRONMENT } from './help/environment.js';
 import { wrapHelp } from './help/wrap.js';
+import { Redactor } from './io/redaction.js';
 import { packageVersion } from './version.js';
 
 const ENVIRONMENT = `
@@ -36,7 +37,11 @@ ${EXIT_CODE_SUMMARY}`;
  * The commander tree. The global options are parsed once, when the root hands over to a command (commander has read
  * them wherever they stand on the line by then), and given to `onGlobals` for `main` to hold.
  */
-export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void = () => {}): SvcadmCommand {
+export function buildProgram(
+  ctx: Context,
+  onGlobals: (globals: Globals) => void = () => {},
+  secrets: Redactor = new Redactor(),
+): SvcadmCommand {
   const { io } = ctx;
   const program = new SvcadmCommand('svcadm');
   let globals: Globals | undefined;
@@ -121,10 +126,14 @@ export function buildProgram(ctx: Context, onGlobals: (globals: Globals) => void
       onGlobals(globals);
     });
 
-  const host = new Host(ctx, () => {
-    if (!globals) throw new Error('a command ran before the global options were parsed');
-    return globals;
-  });
+  const host = new Host(
+    ctx,
+    () => {
+      if (!globals) throw new Error('a command ran before the global options were parsed');
+      return globals;
+    },
+    secrets,
+  );
   registerProfilesCommands(program, host);
   registerAuthCommands(program, host);
   registerPoliciesCommands(program, host);

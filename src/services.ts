@@ -1,11 +1,12 @@
 import { ClientCredentialsTokens, GivenToken, type TokenSource } from './api/auth.js';
 import { ApiClient } from './api/client.js';
 import { HttpClient } from './api/http.js';
-import { type Credentials, resolveCredentials } from './config/credentials.js';
+import { type ClientCredential, type Credentials, resolveCredentials } from './config/credentials.js';
 import { configDir } from './config/paths.js';
 import type { Context } from './context.js';
 import type { Globals } from './global-options.js';
 import type { IOStreams } from './io/io-streams.js';
+import type { Redactor } from './io/redaction.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -21,11 +22,19 @@ export class Services {
   #credentials: Credentials | undefined;
   #api: ApiClient | undefined;
 
-  constructor(ctx: Context, globals: Globals, io: IOStreams) {
+  constructor(
+    ctx: Context,
+    globals: Globals,
+    io: IOStreams,
+    /** Every secret and token this invocation learns goes here, so that stderr never shows one. */
+    readonly secrets: Redactor,
+  ) {
     this.#ctx = ctx;
     this.#globals = globals;
     this.#io = io;
     this.configDir = configDir(ctx.env);
+    secrets.add(globals.credentials.clientSecret);
+    secrets.add(globals.credentials.token);
   }
 
   http(): HttpClient {
@@ -61,6 +70,8 @@ export class Services {
           `Using profile '${this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`,
         );
       }
+      const { auth } = credentials;
+      this.secrets.add(auth.kind === 'token' ? auth.token : secretOf(auth.credential));
       this.#credentials = credentials;
     }
     return this.#credentials;
@@ -73,7 +84,10 @@ export class Services {
 
   /** Client-credentials tokens for these settings, cached in the config folder. */
   clientTokens(auth: ConstructorParameters<typeof ClientCredentialsTokens>[1]): ClientCredentialsTokens {
-    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace);
+    this.secrets.add(secretOf(auth.credential));
+    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace, (token) =>
+      this.secrets.add(token),
+    );
   }
 
   /** The profile the credentials came from, once they were resolved. */
@@ -97,4 +111,9 @@ export class Services {
   close(): void {
     this.#http?.close();
   }
+}
+
+/** The shared secret a client proves itself with, if it uses one (a private key never leaves its file). */
+function secretOf(credential: ClientCredential): string | undefined {
+  return credential.kind === 'secret' ? credential.secret : undefined;
 }

@@ -1,9 +1,12 @@
 import type { AuthMethod } from '../config/credentials.js';
 import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } from '../config/token-cache.js';
-import { NetworkError } from '../errors.js';
+import { withTokenLock } from '../config/token-lock.js';
+import { UsageError } from '../errors.js';
+import { ACCESS_TOKEN_RULE, expiryOfClaim, isAccessToken, tokenLifetimeMs } from './access-token.js';
 import { type ClientProof, clientProof } from './client-proof.js';
 import { tokenErrorFrom } from './error-body.js';
 import type { HttpClient } from './http.js';
+import { malformedAnswer, parseJsonAnswer } from './json-answer.js';
 import { jwtClaims } from './jwt-claims.js';
 
 export interface TokenInfo {
@@ -29,16 +32,19 @@ function scopesOf(accessToken: string, scope: string | undefined): string[] {
   return text.split(/\s+/).filter(Boolean);
 }
 
-/** A bearer token given with --token or SVCADM_TOKEN: used as it is. */
+/** A bearer token given with --token or SVCADM_TOKEN: used as it is, once it is known to be one. */
 export class GivenToken implements TokenSource {
   readonly refreshable = false;
-  constructor(private readonly accessToken: string) {}
+  constructor(private readonly accessToken: string) {
+    if (!isAccessToken(accessToken)) {
+      throw new UsageError(`the access token given with --token or SVCADM_TOKEN is not ${ACCESS_TOKEN_RULE}`);
+    }
+  }
 
   async current(): Promise<TokenInfo> {
-    const exp = jwtClaims(this.accessToken)?.exp;
     return {
       accessToken: this.accessToken,
-      expiresAt: typeof exp === 'number' ? exp * 1000 : undefined,
+      expiresAt: expiryOfClaim(jwtClaims(this.accessToken)?.exp),
       scopes: scopesOf(this.accessToken, undefined),
       source: 'given',
     };
@@ -67,6 +73,8 @@ export class ClientCredentialsTokens implements TokenSource {
     private readonly auth: Extract<AuthMethod, { kind: 'client' }>,
     private readonly cacheDir: string,
     private readonly trace?: (line: string) => void,
+    /** Told of every token this source hands out (for the output to be scrubbed of it). */
+    private readonly onToken: (accessToken: string) => void = () => {},
   ) {
     this.#key = tokenCacheKey(auth.tokenUrl, auth.clientId, auth.audience);
     this.#proof = clientProof(
@@ -79,6 +87,7 @@ export class ClientCredentialsTokens implements TokenSource {
   /** Fetches a new token whatever the cache holds (`auth status --check`), and caches it. */
   async fresh(): Promise<TokenInfo> {
     const token = await this.#request();
+    this.onToken(token.accessToken);
     this.#memory = token;
     await this.#persist(token);
     return token;
@@ -102,23 +111,36 @@ export class ClientCredentialsTokens implements TokenSource {
   }
 
   async #load(): Promise<TokenInfo> {
+    const cached = this.#fromCache();
+    if (cached) return cached;
+    const { clock } = this.http.settings;
+    const lock = { clock, sleep: (ms: number) => this.http.sleep(ms), trace: this.trace };
+    return withTokenLock(this.cacheDir, lock, async () => {
+      // Another process may have cached one while this one waited for the lock.
+      const shared = this.#fromCache();
+      if (shared) return shared;
+      const fresh = await this.#request();
+      this.onToken(fresh.accessToken);
+      this.#memory = fresh;
+      await this.#persist(fresh);
+      return fresh;
+    });
+  }
+
+  #fromCache(): TokenInfo | undefined {
     const cached = readCachedToken(this.cacheDir, this.#key, this.#proof.check, this.http.settings.clock.now());
-    if (cached) {
-      this.trace?.(
-        `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
-      );
-      this.#memory = {
-        accessToken: cached.accessToken,
-        expiresAt: cached.expiresAt,
-        scopes: scopesOf(cached.accessToken, cached.scope),
-        source: 'cache',
-      };
-      return this.#memory;
-    }
-    const fresh = await this.#request();
-    this.#memory = fresh;
-    await this.#persist(fresh);
-    return fresh;
+    if (!cached) return undefined;
+    this.onToken(cached.accessToken);
+    this.trace?.(
+      `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
+    );
+    this.#memory = {
+      accessToken: cached.accessToken,
+      expiresAt: cached.expiresAt,
+      scopes: scopesOf(cached.accessToken, cached.scope),
+      source: 'cache',
+    };
+    return this.#memory;
   }
 
   async #request(): Promise<TokenInfo> {
@@ -139,23 +161,14 @@ export class ClientCredentialsTokens implements TokenSource {
       traceBody: `grant_type=client_credentials client_id=${clientId} ${this.#proof.traceText} audience=${audience}`,
     });
     if (res.status < 200 || res.status >= 300) throw tokenErrorFrom(res);
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(res.body) as Record<string, unknown>;
-    } catch {
-      throw new NetworkError(`malformed answer from the token service at ${tokenUrl}`);
-    }
+    // Checked before anything is kept: a malformed answer is never cached.
+    const from = `the token service at ${tokenUrl}`;
+    const answer = parseJsonAnswer(res.body, from);
+    const body = Array.isArray(answer) ? {} : answer;
     const accessToken = body.access_token;
-    if (typeof accessToken !== 'string' || accessToken === '') {
-      throw new NetworkError(`the token service at ${tokenUrl} answered without an access token`);
-    }
-    const exp = jwtClaims(accessToken)?.exp;
-    const expiresAt =
-      typeof body.expires_in === 'number'
-        ? started + body.expires_in * 1000
-        : typeof exp === 'number'
-          ? exp * 1000
-          : started + 5 * 60_000;
+    if (typeof accessToken !== 'string') throw malformedAnswer('no access_token string', from);
+    if (!isAccessToken(accessToken)) throw malformedAnswer(`the access token is not ${ACCESS_TOKEN_RULE}`, from);
+    const expiresAt = started + tokenLifetimeMs(body.expires_in, expiryOfClaim(jwtClaims(accessToken)?.exp), started);
     const scope = typeof body.scope === 'string' ? body.scope : undefined;
     return { accessToken, expiresAt, scopes: scopesOf(accessToken, scope), source: 'token service' };
   }

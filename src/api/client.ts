@@ -1,15 +1,22 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AuthError, NetworkError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { TokenSource } from './auth.js';
 import { apiErrorFrom } from './error-body.js';
 import type { HttpClient, HttpRequest, HttpResponse, RetryPolicy, StreamResponse } from './http.js';
+import { parseJsonAnswer } from './json-answer.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 export type Query = Record<string, QueryValue>;
 
-/** Percent-encodes every path segment and query value (`bob+x@example.com` arrives intact). */
+/**
+ * Percent-encodes every path segment and query value (`bob+x@example.com` arrives intact). A `.` or `..` segment, or
+ * an empty one inside the path, is refused before anything is sent: encoded as `%2E%2E`, a server may still read it
+ * as a step up the path (`DELETE /connections/../users` is `DELETE /users`). An empty last segment is a trailing
+ * slash (`svcadm api /roles/`).
+ */
 export function buildUrl(apiBase: string, segments: readonly string[], query: Query = {}): URL {
-  const path = segments.map((s) => encodeURIComponent(s)).join('/');
+  const last = segments.length - 1;
+  const path = segments.map((s, i) => encodeURIComponent(i === last && s === '' ? s : checkedSegment(s))).join('/');
   const pairs: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
@@ -17,6 +24,16 @@ export function buildUrl(apiBase: string, segments: readonly string[], query: Qu
     for (const v of values) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
   }
   return new URL(`${apiBase}/${path}${pairs.length ? `?${pairs.join('&')}` : ''}`);
+}
+
+function checkedSegment(segment: string): string {
+  if (segment === '') throw new UsageError('an id must not be empty');
+  if (segment === '.' || segment === '..') {
+    throw new UsageError(
+      `'${segment}' cannot be used as an id: servers read '.' and '..' in a path as steps, not names`,
+    );
+  }
+  return segment;
 }
 
 export interface JsonResult<T> {
@@ -40,7 +57,7 @@ export class ApiClient {
   async getJson<T>(url: URL, what: string): Promise<JsonResult<T>> {
     const res = await this.send({ method: 'GET', url, headers: { accept: 'application/json' } }, 'read');
     if (res.status < 200 || res.status >= 300) throw apiErrorFrom(res, what);
-    return { data: parseJson<T>(res), headers: res.headers };
+    return { data: parseJsonAnswer(res.body) as T, headers: res.headers };
   }
 
   /** Sends a request with the token and returns the answer whatever its status (except a 401 that stays). */
@@ -79,14 +96,5 @@ export class ApiClient {
       throw new AuthError(err.message, { status: 401, code: err.code, reason: err.reason });
     }
     return res;
-  }
-}
-
-function parseJson<T>(res: HttpResponse): T {
-  try {
-    return JSON.parse(res.body) as T;
-  } catch {
-    const detail = res.body.length === 0 ? 'an empty body' : `${res.body.length} bytes that are not valid JSON`;
-    throw new NetworkError(`malformed response from the service: ${detail}`);
   }
 }

@@ -1,11 +1,15 @@
-import { type ApiError, NetworkError } from '../errors.js';
+import type { ApiError } from '../errors.js';
 import type { ApiClient, JsonResult } from './client.js';
+import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom, parseErrorBody } from './error-body.js';
+import { malformedAnswer } from './json-answer.js';
 import type { DirectoryProvisioningPage, RateLimitPolicy, UserPermission, UserPermissionTotals } from './types.js';
 
 /** GET /rate-limit-policies/{id} (Early Access). */
-export function getRateLimitPolicy(api: ApiClient, id: string): Promise<JsonResult<RateLimitPolicy>> {
-  return api.getJson<RateLimitPolicy>(api.url(['rate-limit-policies', id]), 'rate limit policy');
+export async function getRateLimitPolicy(api: ApiClient, id: string): Promise<JsonResult<RateLimitPolicy>> {
+  const result = await api.getJson<unknown>(api.url(['rate-limit-policies', id]), 'rate limit policy');
+  if (!isRecord(result.data)) throw malformedAnswer('a list where a rate limit policy was expected');
+  return { data: result.data as unknown as RateLimitPolicy, headers: result.headers };
 }
 
 export interface ProvisioningsQuery {
@@ -22,10 +26,11 @@ export async function listDirectoryProvisionings(
   const result = await api.getJson<unknown>(url, 'directory provisionings');
   const body = result.data;
   if (!isRecord(body) || !Array.isArray(body.directory_provisionings)) {
-    throw new NetworkError('malformed response from the service: no directory_provisionings array');
+    throw malformedAnswer('no directory_provisionings array');
   }
-  if (body.next !== undefined && body.next !== null && typeof body.next !== 'string') {
-    throw new NetworkError('malformed response from the service: next is not a string');
+  const { next } = body;
+  if (next !== undefined && next !== null && next !== '' && !(typeof next === 'string' && isCursor(next))) {
+    throw malformedAnswer(`next is not a checkpoint (${CURSOR_RULE})`);
   }
   return { data: body as unknown as DirectoryProvisioningPage, headers: result.headers };
 }
@@ -50,7 +55,7 @@ export async function listUserPermissions(
   const result = await api.getJson<unknown>(url, `user ${userId}`);
   const body = result.data;
   if (!Array.isArray(body) && !(isRecord(body) && Array.isArray(body.permissions))) {
-    throw new NetworkError('malformed response from the service: expected a list of permissions');
+    throw malformedAnswer('expected a list of permissions');
   }
   return { data: body as UserPermission[] | UserPermissionTotals, headers: result.headers };
 }

@@ -1,12 +1,14 @@
 import type { Readable } from 'node:stream';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
 import type { Query } from './client.js';
+import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
+import { eventLine } from './event-payload.js';
 import { FATAL_STREAM_ERRORS } from './event-types.js';
 import type { StreamResponse } from './http.js';
-import { classify, reconnectDelayMs } from './retry.js';
+import { classify, reconnectDelayMs, serverRetryMs } from './retry.js';
+import { SseLimitError, type SseMessage, SseParser } from './sse-parser.js';
 
 /** What `GET /events` needs from the interface client (ApiClient provides it). */
 export interface EventsApi {
@@ -32,17 +34,27 @@ export interface SubscribeOptions {
   idleMs?: number;
 }
 
+/** An event to show. */
+export class StreamEvent {
+  readonly kind = 'event';
+
+  constructor(
+    readonly type: string,
+    /** Its offset, when it came with one svcadm can adopt. */
+    readonly offset: string | undefined,
+    /** Its payload as one NDJSON line, in pieces (`eventLine`): valid, compact, terminal-safe, `type` first. */
+    readonly line: readonly Buffer[],
+  ) {}
+
+  /** The payload, parsed on demand (NDJSON output never needs it). */
+  payload(): Record<string, unknown> {
+    return JSON.parse(Buffer.concat(this.line).toString('utf8')) as Record<string, unknown>;
+  }
+}
+
 /** One thing that happened on the subscription, in order. */
 export type TailItem =
-  | {
-      kind: 'event';
-      type: string;
-      offset: string | undefined;
-      /** The data line as received: a JSON object without `type`. */
-      data: string;
-      /** The payload with `type` injected, parsed on demand (NDJSON output never needs it). */
-      payload(): Record<string, unknown>;
-    }
+  | StreamEvent
   /** The position moved without an event to show (`offset-only`, a bare `id:`, an error's offset). */
   | { kind: 'cursor'; offset: string }
   | { kind: 'stream-error'; code: string; message: string; fatal: boolean }
@@ -66,9 +78,9 @@ function timestampOf(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
-function parseJsonObject(text: string): Record<string, unknown> | undefined {
+function parseJsonObject(data: Buffer): Record<string, unknown> | undefined {
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = JSON.parse(data.toString('utf8')) as unknown;
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : undefined;
@@ -78,11 +90,11 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * The chunks of a stream as they arrive. Unlike the stream's own iterator, which hands over everything buffered as
- * one string, this keeps chunks small, so that they die young and the heap stays small at high rates.
+ * The chunks of a stream as they arrive. Unlike the stream's own iterator, which hands over everything buffered at
+ * once, this keeps chunks small, so that they die young and the heap stays small at high rates.
  */
-async function* chunksOf(stream: Readable): AsyncGenerator<string, void, undefined> {
-  const queue: string[] = [];
+async function* chunksOf(stream: Readable): AsyncGenerator<Buffer, void, undefined> {
+  const queue: Buffer[] = [];
   let wake: (() => void) | undefined;
   let ended = false;
   let failure: Error | undefined;
@@ -90,7 +102,7 @@ async function* chunksOf(stream: Readable): AsyncGenerator<string, void, undefin
     wake?.();
     wake = undefined;
   };
-  const onData = (chunk: string) => {
+  const onData = (chunk: Buffer) => {
     queue.push(chunk);
     stream.pause();
     notify();
@@ -129,21 +141,9 @@ async function* chunksOf(stream: Readable): AsyncGenerator<string, void, undefin
   }
 }
 
-function isObjectText(text: string): boolean {
-  return text.startsWith('{') && text.endsWith('}');
-}
-
-/** The payload as an object, `type` from the SSE `event:` field first. */
-export function payloadOf(type: string, data: string): Record<string, unknown> {
-  const payload: Record<string, unknown> = { type, ...parseJsonObject(data) };
-  payload.type = type;
-  return payload;
-}
-
-/** The payload as one compact JSON text with `type` injected, spliced rather than parsed and re-serialised. */
-export function payloadJson(type: string, data: string): string {
-  const rest = data.slice(1).trimStart();
-  return `{"type":${JSON.stringify(type)}${rest.startsWith('}') ? '' : ','}${rest}`;
+/** Service text shown in a message: a hostile stream could send megabytes of it. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 function stringField(record: Record<string, unknown> | undefined, name: string): string | undefined {
@@ -192,6 +192,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
   let retryMs = DEFAULT_RETRY_MS;
   let attempt = 0;
   let everConnected = false;
+  let warnedOffset = false;
 
   while (!signal.aborted) {
     let failure: CliError | Transient;
@@ -221,15 +222,26 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         let batch: TailItem[] = [];
         let fatal: CliError | undefined;
         let endedByError: CliError | undefined;
+        /** The offset if it is a cursor svcadm can adopt (saved, resumed from, printed), else undefined. */
+        const adopt = (offset: string | undefined): string | undefined => {
+          if (offset === undefined || isCursor(offset)) return offset;
+          if (!warnedOffset) {
+            warnedOffset = true;
+            batch.push({ kind: 'warning', message: `ignored an event offset that is not ${CURSOR_RULE}` });
+          }
+          return undefined;
+        };
         const advance = (offset: string | undefined) => {
-          if (offset === undefined) return;
+          if (offset === undefined || offset === cursor) return;
           cursor = offset;
           progressed = true;
         };
-        const onEvent = (msg: EventSourceMessage) => {
-          const type = msg.event ?? 'message';
-          if (type === 'offset-only') {
-            const offset = stringField(parseJsonObject(msg.data), 'offset') ?? msg.id;
+        const onMessage = (msg: SseMessage) => {
+          const type = msg.event;
+          if (type === 'offset-only' || !msg.hasData) {
+            const offset = adopt(
+              (msg.hasData ? stringField(parseJsonObject(msg.data), 'offset') : undefined) ?? (msg.id || undefined),
+            );
             advance(offset);
             if (offset !== undefined) batch.push({ kind: 'cursor', offset });
             return;
@@ -238,9 +250,9 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
             const body = parseJsonObject(msg.data);
             const detail =
               typeof body?.error === 'object' && body.error !== null ? (body.error as Record<string, unknown>) : body;
-            const code = stringField(detail, 'code') ?? 'unknown';
-            const message = stringField(detail, 'message') ?? msg.data;
-            const offset = stringField(detail, 'offset');
+            const code = clip(stringField(detail, 'code') ?? 'unknown');
+            const message = clip(stringField(detail, 'message') ?? msg.data.toString('utf8'));
+            const offset = adopt(stringField(detail, 'offset'));
             const isFatal = FATAL_STREAM_ERRORS.has(code);
             if (offset !== undefined && !isFatal) {
               advance(offset);
@@ -251,34 +263,39 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
             else endedByError = streamError(code, message);
             return;
           }
-          const data = msg.data.trim();
           // The id is the offset on this wire: no need to parse every payload just to learn it.
-          const parsed = msg.id ? undefined : parseJsonObject(data);
-          const offset = msg.id || stringField(parsed, 'offset');
+          const offset = adopt(msg.id || stringField(parseJsonObject(msg.data), 'offset'));
           advance(offset);
-          if (!isObjectText(data) || (!msg.id && !parsed)) {
-            batch.push({ kind: 'warning', message: `skipped a ${type} message whose data is not a JSON object` });
-            return;
-          }
           if (typeFilter && !typeFilter.has(type)) {
             if (offset !== undefined) batch.push({ kind: 'cursor', offset });
             return;
           }
-          batch.push({ kind: 'event', type, offset, data, payload: () => payloadOf(type, data) });
+          const line = eventLine(type, msg.data);
+          if (line === undefined) {
+            batch.push({ kind: 'warning', message: `skipped a ${clip(type)} message whose data is not a JSON object` });
+            if (offset !== undefined) batch.push({ kind: 'cursor', offset });
+            return;
+          }
+          batch.push(new StreamEvent(type, offset, line));
         };
-        const parser = createParser({
-          onEvent,
-          onRetry: (ms) => {
-            if (Number.isFinite(ms) && ms >= 0) retryMs = ms;
+        const parser = new SseParser({
+          message: onMessage,
+          retry: (ms) => {
+            retryMs = serverRetryMs(ms);
           },
         });
         const stream = res.stream;
-        stream.setEncoding('utf8');
         const idle = opts.clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
+          let overflow: SseLimitError | undefined;
           for await (const chunk of chunksOf(stream)) {
             idle.refresh();
-            parser.feed(chunk);
+            try {
+              parser.feed(chunk);
+            } catch (err) {
+              if (!(err instanceof SseLimitError)) throw err;
+              overflow = err;
+            }
             if (batch.length > 0) {
               const out = batch;
               batch = [];
@@ -286,6 +303,10 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
               yield out;
             }
             if (fatal) throw fatal;
+            if (overflow) {
+              endedByError = new NetworkError(`dropped the event stream: ${overflow.message}`);
+              break;
+            }
             if (endedByError) break;
           }
           failure = new Transient(endedByError ?? new NetworkError('the service closed the event stream'));

@@ -73,7 +73,11 @@ export interface HttpSettings {
 }
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
-const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/**
+ * The most of one answer (other than the event stream) svcadm reads: four times the largest payload the service
+ * accepts. Whatever a server sends, memory stays bounded; a larger answer is a permanent failure, not retried.
+ */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** A failure below HTTP: no status was received. */
 class TransportFailure extends Error {
@@ -211,7 +215,7 @@ export class HttpClient {
           resolve({ ...head, stream: res });
           return;
         }
-        readBody(res).then((body) => resolve({ ...head, body }), reject);
+        readBody(res, req.url).then((body) => resolve({ ...head, body }), reject);
       });
       const timer = this.#timeLimit(request, req.url);
       request.end();
@@ -240,10 +244,10 @@ export class HttpClient {
       const request = this.#start(req, undefined, reject, (res) => {
         if (req.statusOnly) {
           const answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
-          drainBody(res, req.maxResponseBytes ?? MAX_RESPONSE_BYTES, () => resolve({ ...answer, body: '' }));
+          drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => resolve({ ...answer, body: '' }));
           return;
         }
-        readBody(res, req.maxResponseBytes).then(
+        readBody(res, req.url, req.maxResponseBytes).then(
           (body) =>
             resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body }),
           (err: unknown) =>
@@ -326,14 +330,28 @@ function drainBody(res: IncomingMessage, limit: number, done: () => void): void 
   res.on('error', () => {}); // the status is all that counts
 }
 
-function readBody(res: IncomingMessage, limit = MAX_RESPONSE_BYTES): Promise<string> {
+function readBody(res: IncomingMessage, url: URL, limit = MAX_ANSWER_BYTES): Promise<string> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () =>
+      new TransportFailure(
+        `the answer from ${url.host} is larger than ${sizeText(limit)}, the most svcadm reads`,
+        'TOO_LARGE',
+        undefined,
+        true,
+      );
+    const announced = Number(res.headers['content-length']);
+    if (announced > limit) {
+      res.destroy();
+      reject(tooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        res.destroy(new TransportFailure(`the answer is larger than ${sizeText(limit)}`, 'TOO_LARGE'));
+        chunks.length = 0;
+        res.destroy(tooLarge());
         return;
       }
       chunks.push(chunk);

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NetworkError } from '../errors.js';
 import { numberHeader } from './headers.js';
+import { malformedAnswer } from './json-answer.js';
 
 /** One page of a list, with the response headers (for the rate-limit state). */
 export interface Page<T> {
@@ -39,9 +40,7 @@ export async function* checkpointPages<T>(
     if (!seen.add(next)) throw new NetworkError('the service returned the same pagination checkpoint twice');
     barren = page.items.length === 0 ? barren + 1 : 0;
     if (barren >= MAX_BARREN_PAGES) {
-      throw new NetworkError(
-        `the service sent ${barren} empty pages in a row, each with a next checkpoint: stopped instead of following it forever`,
-      );
+      throw malformedAnswer(`${barren} empty pages in a row, each with a new checkpoint`);
     }
     cursor = next;
   }
@@ -255,8 +254,8 @@ export async function* offsetList<T>(opts: OffsetListOptions<T>): AsyncGenerator
     const items = unique(page.items);
     barren = items.length === 0 ? barren + 1 : 0;
     if (barren >= MAX_BARREN_PAGES) {
-      throw new NetworkError(
-        `the service said there are ${total} ${opts.what} but sent ${fetched}, then ${barren} pages in a row with nothing new: stopped`,
+      throw malformedAnswer(
+        `${barren} pages in a row with nothing new, after ${fetched} of the ${total} ${opts.what} it announced`,
       );
     }
     return { items, fetched, total: Math.max(total, fetched) };
@@ -300,9 +299,7 @@ async function* untilShortPage<T>(
     fetched += page.items.length;
     const items = unique(page.items);
     barren = items.length === 0 ? barren + 1 : 0;
-    if (barren >= MAX_BARREN_PAGES) {
-      throw new NetworkError(`the service sent ${barren} pages in a row with nothing new: stopped`);
-    }
+    if (barren >= MAX_BARREN_PAGES) throw malformedAnswer(`${barren} pages in a row with nothing new`);
     yield { items, fetched, total: undefined };
     if (page.items.length < longest) return;
     longest = page.items.length;

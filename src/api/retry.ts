@@ -77,6 +77,13 @@ export function retryWaitMs(attempt: number, askedMs: number | undefined, random
 }
 
 const MAX_RECONNECT_BACKOFF_MS = 30_000;
+/** The shortest reconnect interval taken from a server: `retry: 0` must not turn a closing stream into a storm. */
+const MIN_SERVER_RETRY_MS = 100;
+
+/** The event stream's `retry:` as svcadm takes it: within [100 ms, 60 s], like every wait a server asks for. */
+export function serverRetryMs(ms: number): number {
+  return Math.min(MAX_WAIT_MS, Math.max(MIN_SERVER_RETRY_MS, ms));
+}
 
 /**
  * Waits before reconnect number `attempt` (1-based) of the event stream: exponential from the server's `retry:`

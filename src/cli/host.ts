@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { Globals } from '../global-options.js';
 import { IOStreams } from '../io/io-streams.js';
 import { Printer } from '../io/printer.js';
+import type { Redactor } from '../io/redaction.js';
 import { Services } from '../services.js';
 import { refineError } from './hints.js';
 import { type PasteHint, pasteHint, pinnedOptions } from './paste.js';
@@ -24,6 +25,8 @@ export class Host {
     readonly ctx: Context,
     /** The global options, parsed before the command runs. */
     private readonly globals: () => Globals,
+    /** The secrets stderr is scrubbed of; the services add the ones they learn. */
+    private readonly secrets: Redactor,
   ) {}
 
   action<Args extends unknown[], Opts>(
@@ -36,7 +39,7 @@ export class Host {
       const { ctx } = this;
       const globals = this.globals();
       const io = new IOStreams(ctx.io, globals, ctx.env);
-      const services = new Services(ctx, globals, io);
+      const services = new Services(ctx, globals, io, this.secrets);
       // Pinned when a line is made, by then the credentials (and the profile they came from) are known.
       const paste: PasteHint = (words) => pasteHint(pinnedOptions(globals, ctx.env, services.profileUsed()))(words);
       const out = new Printer(io, globals, ctx.clock);

@@ -1,9 +1,10 @@
+import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../api/event-types.js';
-import { payloadJson, subscribeEvents, type TailItem } from '../api/events.js';
+import { type StreamEvent, subscribeEvents, type TailItem } from '../api/events.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
-import { CURSOR_MAX, CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
+import { CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
 import type { Env } from '../context.js';
 import { CliError, Interrupted, interruption, UsageError } from '../errors.js';
 import { announceForwarding, type Delivery, EventForwarder } from '../forward/forwarder.js';
@@ -99,9 +100,7 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
   if (raw.from !== undefined && raw.since !== undefined) {
     throw new UsageError('--from and --since cannot be combined', '--from resumes at a cursor, --since at a time');
   }
-  if (raw.from !== undefined && (raw.from.length === 0 || raw.from.length > CURSOR_MAX)) {
-    throw new UsageError(`--from must be 1 to ${CURSOR_MAX} characters, got ${raw.from.length}`);
-  }
+  if (raw.from !== undefined && !isCursor(raw.from)) throw new UsageError(`--from must be a cursor: ${CURSOR_RULE}`);
   const durationMs = raw.duration === undefined ? undefined : parseDuration(raw.duration, '--duration');
   if (durationMs !== undefined && durationMs <= 0) throw new UsageError('--duration must be more than 0');
   if (raw.cursorFile === '') throw new UsageError('--cursor-file needs a path');
@@ -173,13 +172,16 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
 }
 
 /** An event as shown: with the status the app acknowledged it with when forwarding. */
-type EventItem = Extract<TailItem, { kind: 'event' }> & { acknowledged?: Delivery | undefined };
+interface EventItem {
+  readonly event: StreamEvent;
+  readonly acknowledged?: Delivery | undefined;
+}
 
-/** How an event is printed: its payload spliced as NDJSON, the payload as a value, or event lines for people. */
+/** How an event is printed: its checked NDJSON line, the payload as a value, or event lines for people. */
 function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<EventItem, TailStatus, EventRow> {
   return {
-    json: (item) => payloadJson(item.type, item.data),
-    value: (item) => item.payload(),
+    json: (item) => item.event.line,
+    value: (item) => item.event.payload(),
     view: async () => {
       const [{ eventLineFormatter, eventRow, typeColumnWidth }, { statusLine }] = await Promise.all([
         import('../render/event-line.js'),
@@ -187,7 +189,7 @@ function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<Eve
       ]);
       const typeWidth = typeColumnWidth(types);
       return {
-        row: (item) => eventRow(item.payload(), item.acknowledged?.status),
+        row: (item) => eventRow(item.event.payload(), item.acknowledged?.status),
         lines: (color) => eventLineFormatter({ color, typeWidth, now: () => clock.now() }),
         status: statusLine,
       };
@@ -206,6 +208,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const start =
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
+  cursorFile?.check();
   const api = inv.services.api();
   const status: TailStatus = {
     state: 'connecting',
@@ -269,7 +272,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
           if (forwarder && signal.aborted) break;
           const acknowledged = forwarder ? await forwarder.deliver(item) : undefined;
           if (!forwarder || acknowledged) {
-            pending.push(acknowledged ? { ...item, acknowledged } : item);
+            pending.push({ event: item, acknowledged });
             seen++;
           }
           if (item.offset !== undefined) cursor = item.offset;
@@ -324,7 +327,7 @@ function stopReason(interrupted: boolean, failed: boolean, full: boolean, timeUp
 }
 
 function report(
-  item: Exclude<TailItem, { kind: 'event' | 'cursor' }>,
+  item: Exclude<TailItem, StreamEvent | { kind: 'cursor' }>,
   stream: ItemStream<EventItem, TailStatus>,
   status: TailStatus,
   now: number,

@@ -191,6 +191,7 @@ export async function runProfilesList(inv: Invocation): Promise<void> {
 }
 
 function requireProfile(inv: Invocation, name: string): Profile {
+  validateProfileName(name);
   const store = readProfiles(inv.services.configDir);
   const profile = profileNamed(store, name);
   if (!profile) {

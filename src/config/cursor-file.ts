@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import type { Clock, Timer } from '../clock.js';
 import { UsageError } from '../errors.js';
-import { writePrivateFile } from './private-file.js';
-
-export const CURSOR_MAX = 1024;
+import { checkWritable, writePrivateFile } from './private-file.js';
 
 /** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
 export function readCursorFile(path: string): string | undefined {
@@ -16,9 +15,9 @@ export function readCursorFile(path: string): string | undefined {
   }
   const cursor = text.trim();
   if (cursor === '') return undefined;
-  if (cursor.length > CURSOR_MAX || /\s/.test(cursor)) {
+  if (!isCursor(cursor)) {
     throw new UsageError(
-      `the cursor file ${path} does not hold a cursor`,
+      `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
       'delete it, or start with --from or --since',
     );
   }
@@ -41,6 +40,15 @@ export class CursorFileWriter {
     private readonly clock: Clock,
     private readonly intervalMs = 1000,
   ) {}
+
+  /** Fails before streaming, rather than after the first events, when the file could not be written. */
+  check(): void {
+    try {
+      checkWritable(this.path);
+    } catch (err) {
+      throw new UsageError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`);
+    }
+  }
 
   update(cursor: string): void {
     if (this.#failure) throw this.#failure;
@@ -66,7 +74,7 @@ export class CursorFileWriter {
     this.#lastWrite = this.clock.now();
     this.#written = cursor;
     try {
-      await writePrivateFile(this.path, `${cursor}\n`);
+      writePrivateFile(this.path, `${cursor}\n`);
     } catch (err) {
       this.#failure = new UsageError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`);
     }

@@ -1,7 +1,62 @@
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 
-/** Reads a JSON file of ours; a missing file is `undefined`, a corrupt one a clear error. */
+const POSIX = process.platform !== 'win32';
+
+/**
+ * Refuses, as ssh does (exit 2), a folder or file of svcadm's that belongs to another user (root aside) or that
+ * its group or others can write: whoever can write it can plant a token or a tenant. A path that does not exist
+ * passes. `uid` is the user svcadm runs as.
+ */
+export function checkPrivatePath(path: string, uid: number | undefined = process.getuid?.()): void {
+  if (!POSIX || uid === undefined) return;
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (stats.uid !== uid && stats.uid !== 0) {
+    throw new UsageError(`refusing to use ${path}: it belongs to user ${stats.uid}, not to you`);
+  }
+  if ((stats.mode & 0o022) !== 0) {
+    throw new UsageError(`refusing to use ${path}: it is writable by its group or others`, `run: chmod go-w ${path}`);
+  }
+}
+
+/**
+ * Creates the folder (and its missing parents) 0700 when it does not exist; an existing one is checked, never
+ * changed: svcadm does not chmod a folder it did not create.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  checkPrivatePath(dir);
+}
+
+/** Reads a JSON file of svcadm's from its folder, both checked first; a missing file is `undefined`. */
+export function readPrivateJson(path: string): unknown {
+  checkPrivatePath(dirname(path));
+  checkPrivatePath(path);
+  return readJsonFile(path);
+}
+
+/** Reads a JSON file; a missing file is `undefined`, a corrupt one a clear error. */
 export function readJsonFile(path: string): unknown {
   let text: string;
   try {
@@ -17,10 +72,77 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
-/** Writes a file atomically (temporary file and rename) with mode 0600. */
-export async function writePrivateFile(path: string, text: string): Promise<void> {
-  const { writeFileSync } = await import('atomically');
-  writeFileSync(path, text, { mode: 0o600 });
+/** A temporary file left by a write that was killed is removed once it is this old (a write takes milliseconds). */
+const STALE_TEMPORARY_MS = 60_000;
+const cleaned = new Set<string>();
+
+function temporaryPrefix(path: string): string {
+  return `.${basename(path)}.`;
+}
+
+/** Removes the temporary files of earlier writes of `path` that were never renamed (the writer died). */
+function removeStaleTemporaries(path: string): void {
+  if (cleaned.has(path)) return;
+  cleaned.add(path);
+  const dir = dirname(path);
+  const prefix = temporaryPrefix(path);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const temporary = join(dir, name);
+    try {
+      const stats = lstatSync(temporary);
+      if (stats.isFile() && Date.now() - stats.mtimeMs > STALE_TEMPORARY_MS) unlinkSync(temporary);
+    } catch {
+      // Gone already, or not ours to remove: either way nothing to do.
+    }
+  }
+}
+
+/**
+ * Writes a file mode 0600 without ever following a symlink: the text goes to a new temporary file in the same
+ * folder (created exclusively, so nothing can be waiting there), which is then renamed over `path`. A symlink at
+ * `path` is replaced, never written through; a reader sees the old file or the new one, never half of it.
+ */
+export function writePrivateFile(path: string, text: string): void {
+  removeStaleTemporaries(path);
+  const temporary = join(dirname(path), `${temporaryPrefix(path)}${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (err) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Already renamed or never created.
+    }
+    throw err;
+  }
+}
+
+/** Throws now if `path` could not be written later: its folder is missing or not writable, or a folder is in its place. */
+export function checkWritable(path: string): void {
+  try {
+    if (statSync(path).isDirectory()) {
+      throw Object.assign(new Error('EISDIR: a folder is in its place'), { code: 'EISDIR' });
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const probe = join(dirname(path), `${temporaryPrefix(path)}${process.pid}-probe.tmp`);
+  closeSync(openSync(probe, 'wx', 0o600));
+  unlinkSync(probe);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
-import { ensurePrivateDir, profilesFile } from './paths.js';
-import { isRecord, readJsonFile } from './private-file.js';
+import { neutralize } from '../render/sanitize.js';
+import { profilesFile } from './paths.js';
+import { ensurePrivateDir, isRecord, readPrivateJson, writePrivateFile } from './private-file.js';
 
 export interface Profile {
   domain: string;
@@ -15,14 +16,19 @@ export interface Profile {
 
 export interface ProfileFile {
   current?: string;
+  /** Only the profiles whose names are valid; a record without a prototype (`toString` is no profile). */
   profiles: Record<string, Profile>;
 }
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
 
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name);
+}
+
 export function validateProfileName(name: string): string {
-  if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`invalid profile name '${name}': use letters, digits, '-' and '_' (at most 63)`);
+  if (!isProfileName(name)) {
+    throw new UsageError(`invalid profile name '${neutralize(name)}': use letters, digits, '-' and '_' (at most 63)`);
   }
   return name;
 }
@@ -32,63 +38,70 @@ export function profileNamed(store: ProfileFile, name: string): Profile | undefi
   return Object.hasOwn(store.profiles, name) ? store.profiles[name] : undefined;
 }
 
-/**
- * Reads the store with a plain JSON read: every command needs it, and loading conf costs more than the rest of a
- * command (see README, design notes). Writes go through conf.
- */
-export function readProfiles(dir: string): ProfileFile {
-  const raw = readJsonFile(profilesFile(dir));
-  if (raw === undefined) return { profiles: {} };
+/** The store as it is on disk (other fields kept for whoever wrote them), checked to be a store. */
+function readStore(dir: string): Record<string, unknown> {
+  const raw = readPrivateJson(profilesFile(dir));
+  if (raw === undefined) return {};
   if (!isRecord(raw) || (raw.profiles !== undefined && !isRecord(raw.profiles))) {
     throw new UsageError(`${profilesFile(dir)} is not a svcadm profile store`, 'repair or delete the file');
   }
+  return raw;
+}
+
+/**
+ * Reads the store with a plain JSON read: every command needs it. Names that are not profile names (someone edited
+ * the file) are left out, so nothing downstream, the completion scripts included, ever sees one.
+ */
+export function readProfiles(dir: string): ProfileFile {
+  const raw = readStore(dir);
   const profiles: Record<string, Profile> = Object.create(null);
   for (const [name, value] of Object.entries(raw.profiles ?? {})) {
-    if (isRecord(value) && typeof value.domain === 'string' && typeof value.clientId === 'string') {
+    if (
+      isProfileName(name) &&
+      isRecord(value) &&
+      typeof value.domain === 'string' &&
+      typeof value.clientId === 'string'
+    ) {
       profiles[name] = value as unknown as Profile;
     }
   }
-  return { ...(typeof raw.current === 'string' ? { current: raw.current } : {}), profiles };
+  const current = typeof raw.current === 'string' && raw.current in profiles ? raw.current : undefined;
+  return { ...(current === undefined ? {} : { current }), profiles };
 }
 
-type ConfStore = {
-  get(key: string): unknown;
-  set(key: string, value: unknown): void;
-  delete(key: string): void;
-};
-
-async function openStore(dir: string): Promise<ConfStore> {
+/** Reads the store, lets `change` edit it, and writes it back (privately, never through a symlink). */
+function updateStore(dir: string, change: (store: ProfileFile) => void): ProfileFile {
   ensurePrivateDir(dir);
-  const { default: Conf } = await import('conf');
-  return new Conf<Record<string, unknown>>({
-    projectName: 'svcadm',
-    cwd: dir,
-    configName: 'profiles',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
-    defaults: { profiles: {} },
-  });
+  const raw = readStore(dir);
+  const store = readProfiles(dir);
+  change(store);
+  const { current: _replaced, ...rest } = raw;
+  const next = {
+    ...rest,
+    ...(store.current === undefined ? {} : { current: store.current }),
+    profiles: store.profiles,
+  };
+  writePrivateFile(profilesFile(dir), `${JSON.stringify(next, null, 2)}\n`);
+  return store;
 }
 
 export async function saveProfile(dir: string, name: string, profile: Profile, makeCurrent: boolean): Promise<void> {
-  const store = await openStore(dir);
-  const profiles = (store.get('profiles') as Record<string, Profile> | undefined) ?? {};
-  store.set('profiles', { ...profiles, [name]: profile });
-  if (makeCurrent || typeof store.get('current') !== 'string') store.set('current', name);
+  updateStore(dir, (store) => {
+    store.profiles[validateProfileName(name)] = profile;
+    if (makeCurrent || store.current === undefined) store.current = name;
+  });
 }
 
 export async function setCurrentProfile(dir: string, name: string): Promise<void> {
-  const store = await openStore(dir);
-  store.set('current', name);
+  updateStore(dir, (store) => {
+    store.current = validateProfileName(name);
+  });
 }
 
 /** Removes a profile; returns the name of the profile that is current afterwards, if any. */
 export async function deleteProfile(dir: string, name: string): Promise<string | undefined> {
-  const store = await openStore(dir);
-  const { [name]: _removed, ...rest } = (store.get('profiles') as Record<string, Profile> | undefined) ?? {};
-  store.set('profiles', rest);
-  if (store.get('current') === name) store.delete('current');
-  const current = store.get('current');
-  return typeof current === 'string' ? current : undefined;
+  return updateStore(dir, (store) => {
+    delete store.profiles[name];
+    if (store.current === name) delete store.current;
+  }).current;
 }

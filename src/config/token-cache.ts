@@ -1,5 +1,6 @@
-import { ensurePrivateDir, tokenCacheFile } from './paths.js';
-import { isRecord, readJsonFile, writePrivateFile } from './private-file.js';
+import { isAccessToken } from '../api/access-token.js';
+import { tokenCacheFile } from './paths.js';
+import { checkPrivatePath, ensurePrivateDir, isRecord, readJsonFile, writePrivateFile } from './private-file.js';
 
 export interface CachedToken {
   accessToken: string;
@@ -18,6 +19,9 @@ export function tokenCacheKey(tokenUrl: string, clientId: string, audience: stri
 }
 
 function readAll(dir: string): Record<string, CachedToken> {
+  // A cache others could write is refused, not ignored: it could hold their token for this client.
+  checkPrivatePath(dir);
+  checkPrivatePath(tokenCacheFile(dir));
   let raw: unknown;
   try {
     raw = readJsonFile(tokenCacheFile(dir));
@@ -27,7 +31,14 @@ function readAll(dir: string): Record<string, CachedToken> {
   if (!isRecord(raw)) return {};
   const tokens: Record<string, CachedToken> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (isRecord(value) && typeof value.accessToken === 'string' && typeof value.expiresAt === 'number') {
+    // An entry written by an older svcadm may hold what is no token (a CR/LF) or no date: it is ignored.
+    const { expiresAt } = isRecord(value) ? value : {};
+    if (
+      isRecord(value) &&
+      isAccessToken(value.accessToken) &&
+      typeof expiresAt === 'number' &&
+      Math.abs(expiresAt) <= 8.64e15
+    ) {
       tokens[key] = value as unknown as CachedToken;
     }
   }
@@ -52,5 +63,5 @@ export async function writeCachedToken(
   if (token) tokens[key] = token;
   else delete tokens[key];
   ensurePrivateDir(dir);
-  await writePrivateFile(tokenCacheFile(dir), `${JSON.stringify(tokens, null, 2)}\n`);
+  writePrivateFile(tokenCacheFile(dir), `${JSON.stringify(tokens, null, 2)}\n`);
 }

@@ -1,4 +1,4 @@
-import { payloadJson, type TailItem } from '../api/events.js';
+import type { StreamEvent } from '../api/events.js';
 import type { HttpClient } from '../api/http.js';
 import type { Clock } from '../clock.js';
 import { NetworkError, UsageError } from '../errors.js';
@@ -7,7 +7,7 @@ import { neutralize } from '../render/sanitize.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import type { ForwardTarget } from './target.js';
 
-export type ForwardedEvent = Extract<TailItem, { kind: 'event' }>;
+export type ForwardedEvent = StreamEvent;
 
 /** How the app took an event: the 2xx status it acknowledged it with. */
 export interface Delivery {
@@ -54,21 +54,14 @@ export class EventForwarder {
     this.#where = neutralize(`${target.url.origin}${target.url.pathname}`);
   }
 
-  /**
-   * Resolves once the app acknowledged the event with a 2xx; throws a `forward_failed` error when it never did.
-   * Undefined: the service's data was not JSON, so there was nothing to deliver (a warning says so).
-   */
-  async deliver(event: ForwardedEvent): Promise<Delivery | undefined> {
+  /** Resolves once the app acknowledged the event with a 2xx; throws a `forward_failed` error when it never did. */
+  async deliver(event: ForwardedEvent): Promise<Delivery> {
     const { target, clock } = this;
-    const body = payloadJson(event.type, event.data);
-    let id: string;
-    try {
-      const parsed = JSON.parse(body) as { event?: { id?: unknown } };
-      id = typeof parsed.event?.id === 'string' ? neutralize(parsed.event.id).slice(0, 64) : 'without an id';
-    } catch {
-      this.notice(`svcadm: warning: skipped a ${neutralize(event.type)} event whose data is not JSON`, true);
-      return undefined;
-    }
+    // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
+    const body = Buffer.concat(event.line).toString('utf8').replace(/\n$/, '');
+    const envelope = event.payload().event;
+    const inner = typeof envelope === 'object' && envelope !== null ? (envelope as { id?: unknown }) : undefined;
+    const id = typeof inner?.id === 'string' ? neutralize(inner.id).slice(0, 64) : 'without an id';
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
     if (event.offset !== undefined && HEADER_VALUE.test(event.offset)) headers['svcadm-offset'] = event.offset;

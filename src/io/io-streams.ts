@@ -1,8 +1,39 @@
 import type { Env, InStream, Io, OutStream } from '../context.js';
+import { OutputError } from '../errors.js';
 import type { Globals } from '../global-options.js';
+import { neutralize } from '../render/sanitize.js';
+
+const WRITE_ERRORS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EPIPE: 'the reader went away',
+  EIO: 'input/output error',
+  EBADF: 'it is closed',
+  EFBIG: 'the file is too large',
+};
+
+/** A failed write to stdout or stderr as the user reads it: the environment's fault, exit 74, never "a bug". */
+export function outputError(name: 'stdout' | 'stderr', err: unknown): OutputError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const text = code === undefined ? undefined : WRITE_ERRORS[code];
+  return new OutputError(
+    `cannot write to ${name}: ${text ? `${text} (${code})` : neutralize((err as Error).message ?? String(err))}`,
+  );
+}
+
+/**
+ * Why `stream` can no longer take output, once a write to it has failed. The reader of stdout going away (EPIPE,
+ * `svcadm … | head`) is no failure: there is just nobody left to write to.
+ */
+export function outputFailure(stream: OutStream, name: 'stdout' | 'stderr'): OutputError | undefined {
+  const err = stream.errored;
+  if (!err || (name === 'stdout' && (err as NodeJS.ErrnoException).code === 'EPIPE')) return undefined;
+  return outputError(name, err);
+}
 
 /** Writes and waits for the stream to take the data, so a large output is never held in memory. */
-export function writeOut(stream: OutStream, text: string): Promise<void> | undefined {
+export function writeOut(stream: OutStream, text: string | Uint8Array): Promise<void> | undefined {
+  if (stream.errored) return Promise.reject(stream.errored);
   if (stream.write(text)) return undefined;
   return new Promise((resolve, reject) => {
     const done = (err?: Error | null) => {
@@ -49,9 +80,13 @@ export class IOStreams {
     return this.#globals.quiet;
   }
 
-  /** Writes data to stdout, waiting when the reader is slow. */
-  async write(text: string): Promise<void> {
-    await writeOut(this.stdout, text);
+  /** Writes data to stdout, waiting when the reader is slow; a failed write is an OutputError (exit 74). */
+  async write(text: string | Uint8Array): Promise<void> {
+    try {
+      await writeOut(this.stdout, text);
+    } catch (err) {
+      throw outputError('stdout', err);
+    }
   }
 
   /** A line on stderr, unless --quiet. */
@@ -67,7 +102,8 @@ export class IOStreams {
   /** A --debug line; undefined without --debug, so callers can skip building the text. */
   get trace(): ((line: string) => void) | undefined {
     if (!this.#globals.debug) return undefined;
-    return (line) => this.stderr.write(`svcadm: debug: ${line}\n`);
+    // Reason phrases and header values come from the server as they are: shown escaped, like all service text.
+    return (line) => this.stderr.write(`svcadm: debug: ${neutralize(line)}\n`);
   }
 
   /** Progress is for people: only on a terminal that redraws (not `TERM=dumb`), outside CI, and not with --quiet. */

@@ -1,6 +1,6 @@
 import type { PagerPage } from '../api/pagers.js';
 import type { Clock } from '../clock.js';
-import { CliError } from '../errors.js';
+import { CliError, OutputError } from '../errors.js';
 import type { Globals, OutputFormat } from '../global-options.js';
 import { colorJson, jsonDocument, jsonLine } from '../render/json.js';
 import { fetchedText } from '../render/progress-text.js';
@@ -21,8 +21,11 @@ export interface StreamView<I, S, R> {
 
 /** How each output format shows one stream item. */
 export interface StreamFormats<I, S, R> {
-  /** The item as one compact JSON text (without the line break), as fast as it can be made. */
-  json(item: I): string;
+  /**
+   * The item as one NDJSON line, in pieces written one after the other: compact JSON ending in a line break, with
+   * nothing a terminal could act on (the item's source guarantees it: the stream is too fast to escape twice).
+   */
+  json(item: I): readonly Uint8Array[];
   /** The item as a value, for --query and YAML. */
   value(item: I): unknown;
   view(): Promise<StreamView<I, S, R>>;
@@ -153,10 +156,19 @@ export class Printer {
     if (yaml && count === 0) return this.#io.write('[]\n');
   }
 
-  /** The result of an action (a delete): the value as data, or a sentence on stdout and notes on stderr. */
+  /**
+   * The result of an action (a delete): the value as data, or a sentence on stdout and notes on stderr. When stdout
+   * cannot take it, the action has still happened: the result goes with the error, on stderr.
+   */
   async result(value: unknown, human: { text: string; notices?: readonly string[] }): Promise<void> {
-    if (!this.#isTable) return this.#value(value, [value]);
-    await this.#io.write(human.text);
+    try {
+      if (!this.#isTable) return await this.#value(value, [value]);
+      await this.#io.write(human.text);
+    } catch (err) {
+      if (!(err instanceof OutputError)) throw err;
+      const said = this.#isTable ? [human.text.trim(), ...(human.notices ?? [])].join('; ') : JSON.stringify(value);
+      throw err.addHint(`the request went through: ${said}`);
+    }
     for (const notice of human.notices ?? []) this.#io.notice(notice);
   }
 
@@ -215,9 +227,13 @@ export class Printer {
     }
     if (!this.#isTable) {
       if (query) return plain((items) => this.#lines(items.map((item) => formats.value(item))));
-      return plain((items) =>
-        io.write(this.#paintJson(escapeJsonText(items.map((item) => `${formats.json(item)}\n`).join('')))),
-      );
+      const paint = this.#color && this.#tty;
+      return plain((items) => {
+        const pieces: Uint8Array[] = [];
+        for (const item of items) pieces.push(...formats.json(item));
+        const bytes = Buffer.concat(pieces);
+        return io.write(paint ? colorJson(bytes.toString('utf8')) : bytes);
+      });
     }
     const view = await formats.view();
     const color = this.#color;

@@ -1,13 +1,22 @@
 import { UsageError } from '../errors.js';
+import { neutralize } from '../render/sanitize.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** Parses `500ms`, `30s`, `15m`, `2h`, `7d` (or a bare number of seconds) into milliseconds. */
+/** No duration option goes beyond a year: longer is a typo, and `--since` that far back predates any retention. */
+export const MAX_DURATION_DAYS = 365;
+const MAX_DURATION_MS = MAX_DURATION_DAYS * 86_400_000;
+
+/** Parses `500ms`, `30s`, `15m`, `2h`, `7d` (or a bare number of seconds) into milliseconds, at most a year. */
 export function parseDuration(text: string, what: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!match) throw new UsageError(`invalid ${what} '${text}': expected a duration such as 30s, 15m, 2h or 7d`);
+  if (!match) {
+    throw new UsageError(`invalid ${what} '${neutralize(text)}': expected a duration such as 30s, 15m, 2h or 7d`);
+  }
   const ms = Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1000);
-  if (!Number.isFinite(ms)) throw new UsageError(`invalid ${what} '${text}'`);
+  if (!(ms <= MAX_DURATION_MS)) {
+    throw new UsageError(`invalid ${what} '${neutralize(text)}': at most ${MAX_DURATION_DAYS}d`);
+  }
   return Math.round(ms);
 }
 

@@ -221,7 +221,7 @@ describe('offsetList', () => {
     const { items, error } = await listAll(list.fetch, 5);
     expect(items).toEqual(range(0, 10));
     expect((error as Error).message).toBe(
-      'the service said there are 1000000000000 things but sent 10, then 3 pages in a row with nothing new: stopped',
+      'malformed answer from the service: 3 pages in a row with nothing new, after 10 of the 1000000000000 things it announced',
     );
     // Pages 2, 3 and 4 are empty; page 5 was already asked (one page of look-ahead at concurrency 1).
     expect(list.calls).toEqual(['0/5+t', '1/5', '2/5', '3/5', '4/5', '5/5']);
@@ -294,7 +294,7 @@ describe('checkpointPages', () => {
       }),
     );
     await expect(run).rejects.toThrow(
-      'the service sent 3 empty pages in a row, each with a next checkpoint: stopped instead of following it forever',
+      'malformed answer from the service: 3 empty pages in a row, each with a new checkpoint',
     );
     expect(calls).toBe(4);
   });

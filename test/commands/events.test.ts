@@ -127,7 +127,7 @@ describe('events tail: parsing', () => {
 
   it.each([
     [['--from', 'abc', '--since', '1h'], '--from and --since cannot be combined'],
-    [['--from', 'x'.repeat(1025)], '--from must be 1 to 1024 characters, got 1025'],
+    [['--from', 'x'.repeat(1025)], '--from must be a cursor: 1 to 1024 visible ASCII characters'],
     [['--since', 'yesterday'], "invalid --since 'yesterday'"],
     [['--since', '2024-02-30T00:00:00Z'], 'not a real date'],
     [['--max-events', '0'], '--max-events must be at least 1'],

@@ -154,7 +154,7 @@ describe('policies get', () => {
     await emu.failNext({ path: '/rate-limit-policies', kind: 'malformed' });
     const r = await runCli(['policies', 'get', redirectId()], { env });
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/^svcadm: malformed response from the service: \d+ bytes that are not valid JSON\n$/);
+    expect(r.stderr).toMatch(/^svcadm: malformed answer from the service: \d+ bytes that are not valid JSON\n$/);
   });
 
   it('exits 7 on a body cut short', async () => {

@@ -499,7 +499,7 @@ describe('users permissions against a tenant that caps pages (api-notes: the pag
       });
       expect(r.code).toBe(7);
       expect(r.stderr).toBe(
-        'svcadm: the service said there are 1000000000000 permissions but sent 10, then 3 pages in a row with nothing new: stopped\n',
+        'svcadm: malformed answer from the service: 3 pages in a row with nothing new, after 10 of the 1000000000000 permissions it announced\n',
       );
       expect(local.requests.length).toBeLessThanOrEqual(6);
     } finally {

@@ -122,7 +122,8 @@ describe('hints printed by commands', () => {
   });
 
   it('the resume line of an interrupted tail: a hostile cursor is quoted, and --query is carried', async () => {
-    const cursor = `c1$(touch ${trap})'\`x\``;
+    // Visible ASCII (svcadm adopts no other cursor), yet shell syntax: `${IFS}` stands for the space.
+    const cursor = `c1$(touch\${IFS}${trap})'\`x\``;
     const streams = new Set<ServerResponse>();
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -147,7 +148,7 @@ describe('hints printed by commands', () => {
     expect(r.stdout).toBe('"evt_0000000000000001"\n');
     const line = r.stderr.split('\n')[1]?.replace(/^resume with: /, '') ?? '';
     expect(line).toBe(
-      `svcadm --domain ${url} --query 'event.id || '\\''none'\\' events tail --from 'c1$(touch ${trap})'\\''\`x\`' --type user.created`,
+      `svcadm --domain ${url} --query 'event.id || '\\''none'\\' events tail --from 'c1$(touch\${IFS}${trap})'\\''\`x\`' --type user.created`,
     );
     for (const shell of SHELLS) {
       expect(argumentsIn(shell, line)).toEqual([

@@ -6,11 +6,14 @@ import { runCli } from '../helpers/run-cli.js';
 
 const ERASE_LINE = '\r\x1b[2K';
 
+/** The events in one write: one network chunk, so the live view gets them as one batch whatever the timing. */
 function sse(res: ServerResponse, events: Array<[id: string, type: string, time: string]>): void {
+  let text = '';
   for (const [id, type, time] of events) {
     const event = { id: `evt_${id.padStart(16, '0')}`, type, time, data: { object: { user_id: `db|${id}` } } };
-    res.write(`id: c${id}\nevent: ${type}\ndata: ${JSON.stringify({ offset: `c${id}`, event })}\n\n`);
+    text += `id: c${id}\nevent: ${type}\ndata: ${JSON.stringify({ offset: `c${id}`, event })}\n\n`;
   }
+  res.write(text);
 }
 
 let close: (() => Promise<void>) | undefined;

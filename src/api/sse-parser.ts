@@ -1,0 +1,176 @@
+/**
+ * How much of an event stream svcadm holds at once, whatever the server sends: one line, and the data of one
+ * event, at most 4 MB each (four times the largest payload the service accepts).
+ */
+export const SSE_MAX_LINE_BYTES = 4 * 1024 * 1024;
+export const SSE_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+
+/** One message of the stream, as the Server-Sent Events format defines it. */
+export interface SseMessage {
+  /** The `id:` field of this message, when it had one. */
+  id: string | undefined;
+  /** The `event:` field; `message` when absent. */
+  event: string;
+  /** Whether the message had a `data:` line at all (`data:` with nothing after it still counts). */
+  hasData: boolean;
+  /** The `data:` lines joined by line feeds, as bytes; only valid during the `message` call. */
+  data: Buffer;
+}
+
+export interface SseHandlers {
+  message(message: SseMessage): void;
+  /** A `retry:` field: the reconnection time the server asks for, in milliseconds. */
+  retry(ms: number): void;
+}
+
+/** The stream broke one of the bounds: the connection should be dropped. */
+export class SseLimitError extends Error {
+  constructor(readonly what: 'line' | 'event') {
+    const mb = (what === 'line' ? SSE_MAX_LINE_BYTES : SSE_MAX_EVENT_BYTES) / 1024 / 1024;
+    super(`it sent ${what === 'line' ? 'a line longer' : 'an event larger'} than ${mb} MB`);
+  }
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+const EMPTY = Buffer.alloc(0);
+const NEWLINE = Buffer.of(LF);
+
+function fieldIs(line: Buffer, start: number, length: number, name: string): boolean {
+  if (length !== name.length) return false;
+  for (let i = 0; i < length; i++) if (line[start + i] !== name.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * A bounded Server-Sent Events parser over bytes (the stream is UTF-8; svcadm never needs most of it as text).
+ * Lines end in LF, CR or CRLF; a line or an event's data beyond the bounds throws `SseLimitError`, after the
+ * messages completed before it in the same chunk have been handed over.
+ */
+export class SseParser {
+  readonly #handlers: SseHandlers;
+  /** The start of a line that has not ended yet, in pieces (joined once, when it ends). */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #data: Buffer[] = [];
+  #dataBytes = 0;
+  #hasData = false;
+  #event: string | undefined;
+  #id: string | undefined;
+  /** The last chunk ended in CR: a LF starting the next one belongs to the same line end. */
+  #afterCR = false;
+  #started = false;
+  #lastEventBytes = EMPTY;
+  #lastEventName = '';
+
+  constructor(handlers: SseHandlers) {
+    this.#handlers = handlers;
+  }
+
+  feed(input: Buffer): void {
+    let chunk = input;
+    if (!this.#started) {
+      this.#started = chunk.length > 0;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+    }
+    let start = 0;
+    if (this.#afterCR && chunk[0] === LF) start = 1;
+    this.#afterCR = false;
+    // The next CR, looked up again only once passed: most streams have none.
+    let cr = chunk.indexOf(CR, start);
+    while (start < chunk.length) {
+      let end = chunk.indexOf(LF, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(CR, start);
+      if (cr !== -1 && (end === -1 || cr < end)) end = cr;
+      if (end === -1) break;
+      if (this.#pendingBytes > 0) {
+        this.#checkLine(this.#pendingBytes + end - start);
+        this.#pending.push(chunk.subarray(start, end));
+        const line = Buffer.concat(this.#pending, this.#pendingBytes + end - start);
+        this.#pending = [];
+        this.#pendingBytes = 0;
+        this.#line(line, 0, line.length);
+      } else {
+        this.#checkLine(end - start);
+        this.#line(chunk, start, end);
+      }
+      if (chunk[end] === CR) {
+        if (end + 1 === chunk.length) this.#afterCR = true;
+        else if (chunk[end + 1] === LF) end++;
+      }
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      this.#checkLine(this.#pendingBytes + chunk.length - start);
+      this.#pending.push(chunk.subarray(start));
+      this.#pendingBytes += chunk.length - start;
+    }
+  }
+
+  #checkLine(bytes: number): void {
+    if (bytes > SSE_MAX_LINE_BYTES) throw new SseLimitError('line');
+  }
+
+  #line(line: Buffer, start: number, end: number): void {
+    if (start === end) {
+      this.#dispatch();
+      return;
+    }
+    if (line[start] === COLON) return; // a comment
+    // The fields svcadm reads have names of at most 5 bytes: look no further for the colon.
+    let colon = end;
+    for (let i = start; i < end && i <= start + 5; i++) {
+      if (line[i] === COLON) {
+        colon = i;
+        break;
+      }
+    }
+    let valueStart = colon + 1;
+    if (valueStart < end && line[valueStart] === SPACE) valueStart++;
+    const nameLength = colon - start;
+    if (fieldIs(line, start, nameLength, 'data')) {
+      const value = valueStart <= end ? line.subarray(valueStart, end) : EMPTY;
+      const bytes = this.#dataBytes + (this.#hasData ? 1 : 0) + value.length;
+      if (bytes > SSE_MAX_EVENT_BYTES) throw new SseLimitError('event');
+      if (this.#hasData) this.#data.push(NEWLINE);
+      this.#data.push(value);
+      this.#dataBytes = bytes;
+      this.#hasData = true;
+    } else if (fieldIs(line, start, nameLength, 'event')) {
+      this.#event = this.#eventName(line, valueStart, end);
+    } else if (fieldIs(line, start, nameLength, 'id')) {
+      const value = line.toString('utf8', valueStart, end);
+      if (!value.includes('\u0000')) this.#id = value;
+    } else if (fieldIs(line, start, nameLength, 'retry')) {
+      const value = line.toString('latin1', valueStart, end);
+      if (/^\d{1,16}$/.test(value)) this.#handlers.retry(Number(value));
+    }
+  }
+
+  /** The `event:` value as a string, decoded once for a run of messages of the same type. */
+  #eventName(line: Buffer, start: number, end: number): string {
+    const last = this.#lastEventBytes;
+    let same = last.length === end - start;
+    for (let i = 0; same && i < last.length; i++) same = last[i] === line[start + i];
+    if (!same) {
+      this.#lastEventBytes = Buffer.from(line.subarray(start, end));
+      this.#lastEventName = this.#lastEventBytes.toString('utf8');
+    }
+    return this.#lastEventName;
+  }
+
+  /** A blank line ends a message; one with neither data nor an id carries nothing (SSE drops it too). */
+  #dispatch(): void {
+    if (this.#hasData || this.#id !== undefined) {
+      const data = this.#data.length === 1 ? (this.#data[0] as Buffer) : Buffer.concat(this.#data, this.#dataBytes);
+      this.#handlers.message({ id: this.#id, event: this.#event || 'message', hasData: this.#hasData, data });
+    }
+    this.#data.length = 0;
+    this.#dataBytes = 0;
+    this.#hasData = false;
+    this.#event = undefined;
+    this.#id = undefined;
+  }
+}

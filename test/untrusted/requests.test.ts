@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerJson, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let server: HostileServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('dot segments as ids', () => {
+  it.each([
+    [['connections', 'delete-user', '..', '--email', 'bob@example.com', '--yes'], '..'],
+    [['connections', 'delete-user', '.', '--email', 'bob@example.com', '--yes'], '.'],
+    [['policies', 'get', '..'], '..'],
+    [['users', 'permissions', '.'], '.'],
+    [['users', 'permissions', '..', '--all'], '..'],
+  ])('%j is refused with exit 2 and nothing is sent', async (args, id) => {
+    server = await startHostileServer({ api: answerJson(200, {}) });
+    const r = await runCli(args, { env: server.env() });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `svcadm: '${id}' cannot be used as an id: servers read '.' and '..' in a path as steps, not names\n`,
+    });
+    expect(server.requests).toEqual([]);
+  });
+});
