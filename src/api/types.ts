@@ -56,15 +56,6 @@ export interface UserPermissionTotals {
   permissions: UserPermission[];
 }
 
-/** One message of the event stream, with `type` injected from the SSE `event:` field. */
-export interface EventPayload {
-  type: string;
-  offset?: string;
-  event?: Record<string, unknown>;
-  error?: { code?: string; message?: string; offset?: string };
-  [key: string]: unknown;
-}
-
 /** A `sources` entry as the service sends it (the spec leaves the type open: read it leniently). */
 export interface PermissionSource {
   source_id?: string;

@@ -26,9 +26,6 @@ export interface CommandSpec {
   helpCommand: boolean;
 }
 
-/** The hidden command the generated scripts call back into for values only known at completion time. */
-export const DYNAMIC_COMMAND = '__complete';
-
 function optionSpec(option: Option): OptionSpec {
   const names = [option.short, option.long].filter((n): n is string => n !== undefined);
   return { names, description: option.description, value: optionValueSpec(option) };

@@ -6,15 +6,23 @@ import type { EmulatorClient } from './tokens.js';
 /** Options that cross the process boundary as JSON: no callbacks. */
 export type BackgroundOptions = Omit<EmulatorOptions, 'log' | 'now'>;
 
-/** What a background emulator reports once it listens. */
-export interface BackgroundEmulator {
-  pid: number;
+/** What a running emulator tells its users, in the foreground or in the background. */
+export interface EmulatorDescription {
+  /** Origin, e.g. `http://127.0.0.1:4010`; the interface is at `<url>/api/v2`. */
   url: string;
   port: number;
+  /** Holds every scope of the spec. */
   admin: EmulatorClient;
+  /** Holds only the `read:*` scopes. */
   readOnly: EmulatorClient;
+  /** The admin client as `SVCADM_*` environment variables. */
   env: { SVCADM_DOMAIN: string; SVCADM_CLIENT_ID: string; SVCADM_CLIENT_SECRET: string };
   fixtures: EmulatorFixtures;
+}
+
+/** What a background emulator reports once it listens. */
+export interface BackgroundEmulator extends EmulatorDescription {
+  pid: number;
 }
 
 type StartedInfo = Omit<BackgroundEmulator, 'pid'>;

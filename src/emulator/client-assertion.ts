@@ -1,4 +1,5 @@
 import { constants, createPublicKey, type KeyObject, verify } from 'node:crypto';
+import { decodeJsonPart } from './jwt.js';
 
 /** `client_assertion_type` of private-key client authentication (RFC 7523). */
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -36,17 +37,6 @@ export function parsePublicKey(pem: string): KeyObject | string {
 
 export type AssertionCheck = { ok: true; clientId: string } | { ok: false; description: string };
 
-function jsonPart(part: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function fail(description: string): AssertionCheck {
   return { ok: false, description };
 }
@@ -81,8 +71,8 @@ export class ClientAssertionVerifier {
     const parts = assertion.split('.');
     if (parts.length !== 3) return fail('client_assertion is not a JWT');
     const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
-    const header = jsonPart(headerPart);
-    const claims = jsonPart(payloadPart);
+    const header = decodeJsonPart(headerPart);
+    const claims = decodeJsonPart(payloadPart);
     if (!header || !claims) return fail('client_assertion is not a JWT');
     const algorithm = typeof header.alg === 'string' ? ALGORITHMS[header.alg] : undefined;
     if (!algorithm) return fail(`Unsupported client_assertion algorithm; use ${Object.keys(ALGORITHMS).join(', ')}`);

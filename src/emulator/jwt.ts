@@ -22,7 +22,8 @@ function base64url(input: Buffer | string): string {
   return Buffer.from(input).toString('base64url');
 }
 
-function decodeJsonPart(part: string): Record<string, unknown> | undefined {
+/** A base64url JSON object of a JWT (header or claims); undefined when it is anything else. */
+export function decodeJsonPart(part: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
     return typeof value === 'object' && value !== null && !Array.isArray(value)

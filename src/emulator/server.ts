@@ -1,11 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.js';
-import { type BackgroundEmulator, type BackgroundOptions, launchInBackground, serveAsChild } from './background.js';
+import {
+  type BackgroundEmulator,
+  type BackgroundOptions,
+  type EmulatorDescription,
+  launchInBackground,
+  serveAsChild,
+} from './background.js';
 import { JwtSigner } from './jwt.js';
 import { type EmulatorOptions, resolveOptions } from './options.js';
-import type { EmulatorFixtures } from './seed-data.js';
-import type { EmulatorClient } from './tokens.js';
 
 export { type BackgroundEmulator, type BackgroundOptions, BackgroundStartError } from './background.js';
 export { EVENT_TYPES, type EventType, type StreamErrorCode } from './event-types.js';
@@ -17,17 +21,7 @@ export type { EmulatorFixtures } from './seed-data.js';
 export type { EmulatorSettings } from './state.js';
 export type { EmulatorClient } from './tokens.js';
 
-export interface RunningEmulator {
-  /** Origin, e.g. `http://127.0.0.1:4010`; the interface is at `<url>/api/v2`. */
-  url: string;
-  port: number;
-  /** Holds every scope of the spec. */
-  admin: EmulatorClient;
-  /** Holds only the `read:*` scopes. */
-  readOnly: EmulatorClient;
-  /** The admin client as `SVCADM_*` environment variables. */
-  env: { SVCADM_DOMAIN: string; SVCADM_CLIENT_ID: string; SVCADM_CLIENT_SECRET: string };
-  fixtures: EmulatorFixtures;
+export interface RunningEmulator extends EmulatorDescription {
   /** Ends open streams, destroys open sockets and stops listening. */
   close(): Promise<void>;
 }
