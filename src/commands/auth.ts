@@ -56,6 +56,16 @@ function credentialText(creds: Credentials): string {
   return credential.kind === 'secret' ? 'client secret' : `private key ${credential.keyFile} (${credential.algorithm})`;
 }
 
+/** A table shows this many scopes at most: an admin client holds hundreds; `-o json` lists them all. */
+const SCOPES_SHOWN = 12;
+
+function scopesText(scopes: readonly string[]): string {
+  if (scopes.length === 0) return '(none)';
+  const shown = scopes.slice(0, SCOPES_SHOWN).join(' ');
+  const rest = scopes.length - SCOPES_SHOWN;
+  return `(${scopes.length}) ${shown}${rest > 0 ? ` … and ${rest} more (-o json lists them all)` : ''}`;
+}
+
 function isoTime(ms: number | undefined): string | null {
   if (ms === undefined || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return null;
   return new Date(ms).toISOString();
@@ -120,7 +130,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
         cell(given ? (check ? 'given, accepted by the interface' : 'given') : `from the ${status.token_source}`),
       ],
       ['expires', status.expires_at === null ? cell('unknown') : timeCell(status.expires_at, now, true)],
-      ['scopes', cell(status.scopes.length ? `(${status.scopes.length}) ${status.scopes.join(' ')}` : '(none)')],
+      ['scopes', cell(scopesText(status.scopes))],
     );
     return {
       kind: 'detail',

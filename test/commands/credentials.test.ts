@@ -152,6 +152,15 @@ describe('auth status tells the truth', () => {
       'credential     client secret  (profile local)',
       `token service  ${emu.url}/oauth/token/`,
     ]);
+    // An admin client holds hundreds of scopes: the table names a dozen and the count; JSON has them all.
+    const scopes = JSON.parse(
+      (await runCli(['auth', 'status', '-o', 'json'], { env: { SVCADM_CONFIG_DIR: dir } })).stdout,
+    ).scopes as string[];
+    expect(scopes.length).toBeGreaterThan(12);
+    const row = lines.find((l) => l.startsWith('scopes'));
+    expect(row).toBe(
+      `scopes         (${scopes.length}) ${scopes.slice(0, 12).join(' ')} … and ${scopes.length - 12} more (-o json lists them all)`,
+    );
   });
 
   it('refuses a given token that is not even a JWT (exit 3), where it used to say "Authenticated"', async () => {
