@@ -1,5 +1,5 @@
 // Bundles src/ and its libraries into dist/ with esbuild: one entry for the CLI, one for the emulator, and lazily
-// loaded chunks (table and live views, --query's JMESPath, YAML, conf, the completion generator). Fewer, smaller
+// loaded chunks (table and live views, --query's JMESPath, YAML, the private-key signer, the completion generator). Fewer, smaller
 // files to load halve the start-up cost (README, design notes).
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -43,7 +43,8 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
  * NO_COLOR wins over FORCE_COLOR (and an empty NO_COLOR means nothing), as svcadm decides colour from the
  * environment; the one that loses is dropped from this process's environment. Node otherwise prints a warning
  * ("The 'NO_COLOR' env is ignored due to the 'FORCE_COLOR' env being set") when both are set and something loads
- * its internal colour module while stderr is a terminal: `node:assert` does, and conf loads `node:assert`.
+ * its internal colour module while stderr is a terminal (`node:assert` and `console` do). Nothing svcadm loads does
+ * so today (conf did, and is gone); this keeps a future dependency from bringing the warning back.
  */
 function settleColourEnvironment(env: NodeJS.ProcessEnv): void {
   if (env.NO_COLOR === undefined || env.FORCE_COLOR === undefined) return;

@@ -26,7 +26,7 @@ export function registerCompletionCommands(program: SvcadmCommand, host: Host): 
       }),
     );
 
-  // Called by the completion scripts at completion time; must stay cheap (no view, HTTP client or conf).
+  // Called by the completion scripts at completion time; must stay cheap (no view, HTTP client or profile store).
   program
     .command('__complete', { hidden: true })
     .argument('<what>', 'profiles')

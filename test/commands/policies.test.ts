@@ -53,7 +53,7 @@ describe('policies get', () => {
     expect(r.stdout).not.toContain('\u001b');
   });
 
-  it('renders the table with Ink on a terminal, colour off with NO_COLOR', async () => {
+  it('renders the table on a terminal, colour off with NO_COLOR', async () => {
     const r = await runCli(['policies', 'get', redirectId()], {
       env: { ...env, NO_COLOR: '1' },
       tty: { stdout: true },

@@ -5,7 +5,8 @@ import { BIN, tempConfigDir } from '../helpers/run-cli.js';
 import { openTerminal } from '../helpers/tmux.js';
 
 it('NO_COLOR wins over FORCE_COLOR without Node warning about it, on a terminal (the real binary)', async () => {
-  // `profiles use` writes through conf, which loads node:assert, which loads Node's colour checks: the warning's path.
+  // conf (gone) loaded node:assert, and so Node's colour checks, on this path; nothing does today. The test keeps a
+  // dependency that does from bringing the warning back unnoticed should main's settling of the two go.
   const dir = tempConfigDir();
   const profile = { domain: 'https://a.example.com', clientId: 'x', clientSecret: 'y' };
   writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ current: 'a', profiles: { a: profile, b: profile } }));
