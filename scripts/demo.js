@@ -40,7 +40,7 @@ try {
   await svcadm(['provisionings', 'list', '--take', '5']);
   await svcadm(['users', 'permissions', emu.fixtures.userId, '--all']);
   await svcadm(['events', 'tail', '--type', 'user.created', '--since', '7d', '--max-events', '5']);
-  console.log(`\nDone. Try it yourself against a live emulator: svcadm emulator`);
+  console.log('\nDone. Try it yourself: npx svcadm emulator (or npm link, then svcadm emulator)');
 } catch (err) {
   console.error(`demo failed: ${err.message}`);
   process.exitCode = 1;

@@ -263,7 +263,7 @@ function humanBanner(emulator: RunningEmulator, options: EmulatorOptions): strin
     `  admin client       ${emulator.admin.clientId}  secret ${emulator.admin.clientSecret}  (every scope)`,
     `  read-only client   ${emulator.readOnly.clientId}  secret ${emulator.readOnly.clientSecret}  (read:* scopes)`,
     '',
-    'Use it from this shell:',
+    'Use it from another shell (or start it with --print-env to use it from this one):',
     ...Object.entries(emulator.env).map(([name, value]) => `  export ${name}=${shellWord(value)}`),
     '',
     'Try:',

@@ -302,5 +302,9 @@ describe('svcadm emulator: running', () => {
     expect(result.stdout).toMatch(/^ {2}export SVCADM_CLIENT_ID=\S+$/m);
     expect(result.stdout).toMatch(/^ {2}export SVCADM_CLIENT_SECRET=\S+$/m);
     expect(result.stdout).toContain('read-only client');
+    // This shell is busy running the emulator, so the exports are for another one.
+    expect(result.stdout).toContain(
+      '\nUse it from another shell (or start it with --print-env to use it from this one):\n',
+    );
   });
 });
