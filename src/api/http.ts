@@ -20,9 +20,9 @@ export interface HttpRequest {
   traceBody?: string;
   /** Headers made afresh for each attempt, over `headers` (a signature that carries the attempt's time). */
   attemptHeaders?: () => Record<string, string>;
-  /** Told before each wait for a retry, for a command that shows its attempts. */
-  onRetry?: (retry: { retry: number; waitMs: number; reason: string }) => void;
-  /** A larger answer is a failure; default 256 MB. */
+  /** Told before each wait for a retry, in place of the client's `onRetry`: a command that shows its own attempts. */
+  onRetry?: (notice: RetryNotice) => void;
+  /** A larger answer is a failure; default MAX_ANSWER_BYTES. */
   maxResponseBytes?: number;
   /**
    * Only the status counts (an app acknowledging an event): the answer is taken when its head arrives; the body is
@@ -190,14 +190,8 @@ export class HttpClient {
       }
       const wait = retryWaitMs(attempt, verdict.askedMs, this.#settings.random);
       this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
-      req.onRetry?.({ retry: attempt + 1, waitMs: wait, reason: verdict.reason });
-      this.#settings.onRetry?.({
-        retry: attempt + 1,
-        maxRetries,
-        waitMs: wait,
-        reason: verdict.reason,
-        transport: response === undefined,
-      });
+      const notice = { retry: attempt + 1, maxRetries, waitMs: wait, reason: verdict.reason, transport: !response };
+      (req.onRetry ?? this.#settings.onRetry)?.(notice);
       await this.sleep(wait);
     }
   }

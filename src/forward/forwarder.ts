@@ -76,9 +76,9 @@ export class EventForwarder {
         attemptHeaders: () => ({
           [SIGNATURE_HEADER]: signatureHeader(target.secret, body, Math.floor(clock.now() / 1000)),
         }),
-        onRetry: ({ retry, waitMs, reason }) =>
+        onRetry: ({ retry, maxRetries, waitMs, reason }) =>
           this.notice(
-            `svcadm: event ${id} not acknowledged by ${this.#where} (${neutralize(reason).slice(0, 200)}); retrying in ${(waitMs / 1000).toFixed(1)}s (retry ${retry} of ${this.http.settings.maxRetries})`,
+            `svcadm: event ${id} not acknowledged by ${this.#where} (${neutralize(reason).slice(0, 200)}); retrying in ${(waitMs / 1000).toFixed(1)}s (retry ${retry} of ${maxRetries})`,
           ),
         maxResponseBytes: MAX_ANSWER_BYTES,
         statusOnly: true,

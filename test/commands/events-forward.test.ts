@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
+import { type Recorded, refusedPort, startLoopback } from '../helpers/loopback-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator | undefined;
@@ -270,6 +270,42 @@ describe('events tail --forward-to', () => {
     ];
     expect(delivered).toEqual(expected);
     expect(readFileSync(file, 'utf8')).toBe(`${offsets[5]}\n`);
+  });
+
+  it('tells each retry of an app that refuses the connection once, in its own words only', async () => {
+    const e = await emulator();
+    const env = envOf(e);
+    const [first] = await plainTail(env, 1);
+    const id = (JSON.parse(first as string) as { event: { id: string } }).event.id;
+    const port = await refusedPort();
+    const hook = `http://127.0.0.1:${port}/hook`;
+    const r = await runCli(
+      [
+        'events',
+        'tail',
+        '--since',
+        '7d',
+        '--max-events',
+        '1',
+        '--forward-to',
+        hook,
+        '--forward-secret',
+        'a-secret-of-16-chars',
+        '--max-retries',
+        '2',
+      ],
+      { env },
+    );
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    const refused = `connection refused by 127.0.0.1:${port}`;
+    expect(r.stderr.split('\n').slice(0, 4)).toEqual([
+      `Forwarding events to ${hook}`,
+      `svcadm: event ${id} not acknowledged by ${hook} (${refused}); retrying in 0.1s (retry 1 of 2)`,
+      `svcadm: event ${id} not acknowledged by ${hook} (${refused}); retrying in 0.3s (retry 2 of 2)`,
+      'svcadm: stopped after 0 events',
+    ]);
+    expect(r.stderr).toContain(`svcadm: cannot deliver event ${id} to ${hook}: ${refused} (after 2 retries) — `);
   });
 
   it('stops cleanly on Ctrl-C while an event is being retried, the cursor at the last acknowledgement', async () => {

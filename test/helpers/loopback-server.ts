@@ -66,3 +66,12 @@ export async function startPlainTcp(): Promise<{
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A loopback port nothing listens on (bound, then closed): a connection to it is refused. */
+export async function refusedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

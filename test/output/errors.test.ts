@@ -1,18 +1,7 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
-import { startPlainTcp } from '../helpers/loopback-server.js';
+import { refusedPort, startPlainTcp } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('where a newcomer trips', () => {
   it('--domain host:port to a plain-http server suggests http:// instead of printing OpenSSL text', async () => {
