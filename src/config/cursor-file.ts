@@ -1,21 +1,41 @@
-import { readFileSync } from 'node:fs';
-import { CURSOR_RULE, isCursor } from '../api/cursor.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { CURSOR_MAX, CURSOR_RULE, isCursor } from '../api/cursor.js';
 import type { Clock, Timer } from '../clock.js';
 import { UsageError } from '../errors.js';
 import { checkWritable, writePrivateFile } from './private-file.js';
 
+/** A cursor and the white space around it fit in this; a longer file holds no cursor and is not read further. */
+const CURSOR_FILE_MAX_BYTES = CURSOR_MAX * 4;
+
+/** The text of a file of at most `limit` bytes; undefined for a longer one, of which no more than that is read. */
+function readUpTo(path: string, limit: number): string | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(limit + 1);
+    let length = 0;
+    while (length <= limit) {
+      const n = readSync(fd, buffer, length, limit + 1 - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return length > limit ? undefined : buffer.toString('utf8', 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
 export function readCursorFile(path: string): string | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readUpTo(path, CURSOR_FILE_MAX_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read the cursor file ${path}: ${(err as Error).message}`);
   }
-  const cursor = text.trim();
+  const cursor = text?.trim();
   if (cursor === '') return undefined;
-  if (!isCursor(cursor)) {
+  if (cursor === undefined || !isCursor(cursor)) {
     throw new UsageError(
       `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
       'delete it, or start with --from or --since',

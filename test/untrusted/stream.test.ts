@@ -50,6 +50,18 @@ describe('cursors', () => {
     expect(server.requests).toEqual([]);
   });
 
+  it('a cursor file that never ends (/dev/zero) is read no further than a cursor could be: exit 2, nothing sent', async () => {
+    server = await startHostileServer();
+    const r = await runCli(['events', 'tail', '--cursor-file', '/dev/zero'], { env: server.env() });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'svcadm: the cursor file /dev/zero does not hold a cursor (1 to 1024 visible ASCII characters) — delete it, or start with --from or --since\n',
+    });
+    expect(server.requests).toEqual([]);
+  });
+
   it('adopts only offsets that are 1 to 1024 visible ASCII characters: never saved, resumed from or printed', async () => {
     const long = 'L'.repeat(1025);
     server = await startHostileServer({
