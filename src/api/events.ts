@@ -74,7 +74,8 @@ class Transient {
   ) {}
 }
 
-function timestampOf(ms: number): string {
+/** A time as the stream's `from_timestamp` takes it: `YYYY-MM-DDTHH:MM:SSZ`, the seconds rounded down. */
+export function timestampOf(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 

@@ -1,6 +1,6 @@
 import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../api/event-types.js';
-import { type StreamEvent, subscribeEvents, type TailItem } from '../api/events.js';
+import { type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../api/events.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
@@ -93,7 +93,7 @@ export function parseSince(text: string, now: number): string {
     );
   }
   if (ms > now + FUTURE_SLACK_MS) throw new UsageError(`--since '${neutralize(text)}' is in the future`);
-  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  return timestampOf(ms);
 }
 
 export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}): TailOptions {
@@ -307,7 +307,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const resume =
     cursor !== undefined
       ? ['--from', cursor]
-      : ['--since', opts.fromTimestamp ?? `${new Date(Math.floor(started / 1000) * 1000).toISOString().slice(0, 19)}Z`];
+      : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
   const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
   inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters, ...forward])}\n`);

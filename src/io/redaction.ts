@@ -15,6 +15,8 @@ const MIN_SECRET_LENGTH = 6;
  */
 export class Redactor {
   readonly #forms = new Set<string>();
+  /** The forms longest first (one form may hold another: a secret and the same secret escaped). */
+  #longestFirst: string[] = [];
 
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
@@ -29,12 +31,12 @@ export class Redactor {
     ]) {
       this.#forms.add(form);
     }
+    this.#longestFirst = [...this.#forms].sort((a, b) => b.length - a.length);
   }
 
   redact(text: string): string {
     let out = text;
-    // Longest first: one form may hold another (a secret and the same secret escaped).
-    for (const form of [...this.#forms].sort((a, b) => b.length - a.length)) {
+    for (const form of this.#longestFirst) {
       if (out.includes(form)) out = out.split(form).join(REDACTED);
     }
     return out;
