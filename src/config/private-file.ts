@@ -15,6 +15,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { shellWord } from '../util/shell-word.js';
 
 const POSIX = process.platform !== 'win32';
 
@@ -36,7 +37,10 @@ export function checkPrivatePath(path: string, uid: number | undefined = process
     throw new UsageError(`refusing to use ${path}: it belongs to user ${stats.uid}, not to you`);
   }
   if ((stats.mode & 0o022) !== 0) {
-    throw new UsageError(`refusing to use ${path}: it is writable by its group or others`, `run: chmod go-w ${path}`);
+    throw new UsageError(
+      `refusing to use ${path}: it is writable by its group or others`,
+      `run: chmod go-w ${shellWord(path)}`,
+    );
   }
 }
 

@@ -45,6 +45,19 @@ describe('the config folder and its files', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o770);
   });
 
+  it('quotes the folder in the chmod it suggests, so that a path with a space pastes as one word', async () => {
+    const dir = join(tempConfigDir(), 'my config');
+    mkdirSync(dir, { mode: 0o770 });
+    chmodSync(dir, 0o770);
+    const r = await runCli(['policies', 'get', 'rlp_1'], { env: await hostileEnv(dir) });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `svcadm: refusing to use ${dir}: it is writable by its group or others — run: chmod go-w '${dir}'\n`,
+    });
+    expect(server?.requests).toEqual([]);
+  });
+
   it('refuses a profile store or token cache writable by others', async () => {
     for (const file of ['profiles.json', 'token-cache.json']) {
       const dir = tempConfigDir();
