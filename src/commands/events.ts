@@ -304,10 +304,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   if (!ctx.interrupt.aborted && forwardFailure === undefined) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
   inv.io.stderr.write(`svcadm: ${forwardFailure ? 'stopped' : 'interrupted'} after ${count}\n`);
-  const resume =
-    cursor !== undefined
-      ? ['--from', cursor]
-      : ['--since', opts.fromTimestamp ?? timestampOf(started)];
+  const resume = cursor !== undefined ? ['--from', cursor] : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
   const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
   inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters, ...forward])}\n`);

@@ -1,21 +1,11 @@
+import { shellWord } from '../util/shell-word.js';
+
 /** The shells `svcadm emulator --print-env` writes for: POSIX `export` lines (bash, zsh, dash, ksh), or fish. */
 export const ENV_SHELLS = ['sh', 'bash', 'zsh', 'fish'] as const;
 export type EnvShell = (typeof ENV_SHELLS)[number];
 
 export function isEnvShell(value: string): value is EnvShell {
   return (ENV_SHELLS as readonly string[]).includes(value);
-}
-
-const PLAIN = /^[\w@%+=:,./-]+$/;
-
-/** A POSIX shell word: single quotes, each `'` written `'\''`. */
-function posixWord(value: string): string {
-  return PLAIN.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A fish word: inside single quotes fish reads `\\` and `\'` as escapes, so both are escaped. */
-function fishWord(value: string): string {
-  return PLAIN.test(value) ? value : `'${value.replace(/[\\']/g, '\\$&')}'`;
 }
 
 /**
@@ -25,7 +15,7 @@ function fishWord(value: string): string {
 export function envLines(shell: EnvShell, vars: Readonly<Record<string, string>>): string {
   return Object.entries(vars)
     .map(([name, value]) =>
-      shell === 'fish' ? `set -gx ${name} ${fishWord(value)};\n` : `export ${name}=${posixWord(value)}\n`,
+      shell === 'fish' ? `set -gx ${name} ${shellWord(value)};\n` : `export ${name}=${shellWord(value)}\n`,
     )
     .join('');
 }
