@@ -11,6 +11,7 @@ import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
 import { registerUsersCommands } from './commands/users.js';
+import { PROFILE_VARIABLE, CREDENTIAL_VARIABLES as V } from './config/credential-variables.js';
 import { ASSERTION_ALGORITHMS } from './config/credentials.js';
 import type { Context } from './context.js';
 import { EXIT_CODE_SUMMARY } from './errors.js';
@@ -65,21 +66,17 @@ export function buildProgram(
     .addOption(
       option('-p, --profile <name>', 'use a named profile')
         .completes({ kind: 'profiles' })
-        .environmentVariable('SVCADM_PROFILE'),
+        .environmentVariable(PROFILE_VARIABLE),
     )
     .addOption(
-      option('--domain <domain>', 'tenant domain, host:port or https://host[:port]').environmentVariable(
-        'SVCADM_DOMAIN',
-      ),
+      option('--domain <domain>', 'tenant domain, host:port or https://host[:port]').environmentVariable(V.domain),
     )
-    .addOption(
-      option('--client-id <id>', 'OAuth client id (client credentials)').environmentVariable('SVCADM_CLIENT_ID'),
-    )
+    .addOption(option('--client-id <id>', 'OAuth client id (client credentials)').environmentVariable(V.clientId))
     .addOption(
       option(
         '--client-secret <secret>',
-        'client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)',
-      ).environmentVariable('SVCADM_CLIENT_SECRET'),
+        `client secret (prefer ${V.clientSecret}: the command line leaks)`,
+      ).environmentVariable(V.clientSecret),
     )
     .addOption(
       option(
@@ -87,22 +84,18 @@ export function buildProgram(
         'sign token requests with this private key instead of a secret (mode 0600)',
       )
         .completes({ kind: 'file' })
-        .environmentVariable('SVCADM_CLIENT_ASSERTION_KEY'),
+        .environmentVariable(V.clientAssertionKey),
     )
     .addOption(
       option('--client-assertion-alg <alg>', 'algorithm of the private key (default RS256)')
         .choices(ASSERTION_ALGORITHMS)
-        .environmentVariable('SVCADM_CLIENT_ASSERTION_ALG'),
+        .environmentVariable(V.clientAssertionAlg),
     )
-    .addOption(option('--token <jwt>', 'use this bearer token as it is').environmentVariable('SVCADM_TOKEN'))
+    .addOption(option('--token <jwt>', 'use this bearer token as it is').environmentVariable(V.token))
     .addOption(
-      option('--auth-url <url>', "origin of the token service (default: the tenant's)").environmentVariable(
-        'SVCADM_AUTH_URL',
-      ),
+      option('--auth-url <url>', "origin of the token service (default: the tenant's)").environmentVariable(V.authUrl),
     )
-    .addOption(
-      option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)').environmentVariable('SVCADM_AUDIENCE'),
-    )
+    .addOption(option('--audience <aud>', 'token audience (default: <tenant>/api/v2/)').environmentVariable(V.audience))
     .addOption(
       option(
         '-o, --output <format>',

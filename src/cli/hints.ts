@@ -1,3 +1,4 @@
+import { CREDENTIAL_VARIABLES as V } from '../config/credential-variables.js';
 import type { Credentials, ValueSource } from '../config/credentials.js';
 import { isLoopbackHost } from '../config/tenant.js';
 import { CliError, type ErrorReason } from '../errors.js';
@@ -31,24 +32,22 @@ function refusedCredentials(credentials: Credentials | undefined, paste: PasteHi
   const key = credentials.auth.credential.kind === 'assertion';
   const profile = sources.client?.startsWith('profile ') ? sources.client.slice('profile '.length) : undefined;
   const audience =
-    sources.audience === 'default'
-      ? ''
-      : ` and ${named(sources.audience, '--audience', 'SVCADM_AUDIENCE', 'audience')}`;
+    sources.audience === 'default' ? '' : ` and ${named(sources.audience, '--audience', V.audience, 'audience')}`;
   if (profile !== undefined && sources.credential === sources.client) {
     const show = paste(['profiles', 'show', profile]);
     return `check the client id and ${key ? 'private key' : 'secret'} of profile ${profile}${audience} (\`${show}\`)`;
   }
-  const client = named(sources.client, '--client-id', 'SVCADM_CLIENT_ID', 'client id');
+  const client = named(sources.client, '--client-id', V.clientId, 'client id');
   const credential = key
-    ? named(sources.credential, '--client-assertion-key', 'SVCADM_CLIENT_ASSERTION_KEY', 'private key')
-    : named(sources.credential, '--client-secret', 'SVCADM_CLIENT_SECRET', 'secret');
+    ? named(sources.credential, '--client-assertion-key', V.clientAssertionKey, 'private key')
+    : named(sources.credential, '--client-secret', V.clientSecret, 'secret');
   return `check ${client} and ${credential}${audience}`;
 }
 
 /** What to say when the interface refuses a token: where the token or the client came from. */
 function refusedToken(credentials: Credentials | undefined, paste: PasteHint): string {
   if (credentials?.auth.kind === 'token') {
-    const where = credentials.sources.credential === 'flag' ? '--token' : 'SVCADM_TOKEN';
+    const where = credentials.sources.credential === 'flag' ? '--token' : V.token;
     return `the token given with ${where} was refused: get a new one`;
   }
   return `check the client credentials; \`${paste(['auth', 'status'])}\` shows each value in use and where it comes from`;

@@ -1,6 +1,7 @@
 import { isJwt } from '../api/jwt-claims.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
+import { CREDENTIAL_VARIABLES } from '../config/credential-variables.js';
 import type { Credentials } from '../config/credentials.js';
 import { ApiError, AuthError } from '../errors.js';
 import { cell, type DetailTable, timeCell } from '../render/table-model.js';
@@ -76,7 +77,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
   const given = creds.auth.kind === 'token';
   if (creds.auth.kind === 'token' && !isJwt(creds.auth.token)) {
     throw new AuthError('the given token is not a JWT (three base64url parts: header, claims, signature)', {
-      hint: `check the token given with ${creds.sources.credential === 'flag' ? '--token' : 'SVCADM_TOKEN'}`,
+      hint: `check the token given with ${creds.sources.credential === 'flag' ? '--token' : CREDENTIAL_VARIABLES.token}`,
     });
   }
   const tokens = inv.services.tokens();

@@ -1,6 +1,7 @@
 import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { CredentialFlags } from '../global-options.js';
+import { CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
 import { type Profile, profileNamed, readProfiles } from './profile-store.js';
 import { parseOrigin } from './tenant.js';
 
@@ -43,18 +44,6 @@ export interface Credentials {
 
 export const ADD_PROFILE_HINT =
   'run `svcadm profiles add <name> --domain <tenant> --client-id <id>`, or set SVCADM_DOMAIN, SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET';
-
-/** The environment variables that stand in for the credential flags. */
-const VARIABLES = {
-  domain: 'SVCADM_DOMAIN',
-  clientId: 'SVCADM_CLIENT_ID',
-  clientSecret: 'SVCADM_CLIENT_SECRET',
-  clientAssertionKey: 'SVCADM_CLIENT_ASSERTION_KEY',
-  clientAssertionAlg: 'SVCADM_CLIENT_ASSERTION_ALG',
-  token: 'SVCADM_TOKEN',
-  authUrl: 'SVCADM_AUTH_URL',
-  audience: 'SVCADM_AUDIENCE',
-} as const satisfies Record<string, string>;
 
 type Field = keyof typeof VARIABLES;
 

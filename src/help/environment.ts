@@ -1,3 +1,5 @@
+import { CREDENTIAL_VARIABLES, PROFILE_VARIABLE } from '../config/credential-variables.js';
+
 /** The environment variables a command reads, declared on it with `.environment([...])`: its help lists them. */
 export interface EnvironmentVariable {
   readonly names: readonly string[];
@@ -5,21 +7,11 @@ export interface EnvironmentVariable {
 }
 
 const CREDENTIALS: EnvironmentVariable = {
-  names: [
-    'SVCADM_PROFILE',
-    'SVCADM_DOMAIN',
-    'SVCADM_CLIENT_ID',
-    'SVCADM_CLIENT_SECRET',
-    'SVCADM_CLIENT_ASSERTION_KEY',
-    'SVCADM_CLIENT_ASSERTION_ALG',
-    'SVCADM_TOKEN',
-    'SVCADM_AUTH_URL',
-    'SVCADM_AUDIENCE',
-  ],
+  names: [PROFILE_VARIABLE, ...Object.values(CREDENTIAL_VARIABLES)],
   description: 'stand in for the flags of the same name',
 };
 export const PROFILE_ENV: EnvironmentVariable = {
-  names: ['SVCADM_PROFILE'],
+  names: [PROFILE_VARIABLE],
   description: 'stands in for -p, --profile',
 };
 export const STORE_ENV: EnvironmentVariable = {
