@@ -1,8 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NetworkError, UsageError } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
+import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
 import type { HttpMethod } from './http.js';
+import { MAX_JSON_DEPTH, malformedAnswer, nestsDeeperThan } from './json-answer.js';
 import type { PagerPage } from './pagers.js';
 import { checkpointPages, deduplicator, type OffsetAnswer, offsetList } from './paginate.js';
 import { displayPath } from './request-path.js';
@@ -75,6 +77,10 @@ export async function sendPassthrough(
   if (res.status < 200 || res.status >= 300) throw apiErrorFrom(res, displayPath(req.segments));
   const answer = { status: res.status, statusText: res.statusText, headers: res.headers };
   if (res.body.trim() === '') return { ...answer, body: undefined };
+  // Nested like no document of the interface: printing it (JSON, YAML, a table) would overflow the stack.
+  if (nestsDeeperThan(res.body, MAX_JSON_DEPTH)) {
+    throw malformedAnswer(`JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   try {
     return { ...answer, body: JSON.parse(res.body) as unknown };
   } catch {
@@ -93,8 +99,6 @@ export interface ListAnswer {
   totals: { start?: unknown; limit?: unknown; total?: unknown } | undefined;
 }
 
-const MAX_CHECKPOINT = 4096;
-
 /**
  * Reads an answer as a list: an array, or an object with exactly one array (the items) beside `next` or the totals.
  * With `loose` (the user said it is a list: `--paginate`), any object with exactly one array is one.
@@ -109,8 +113,8 @@ export function listAnswer(body: unknown, loose: boolean): ListAnswer | undefine
   if (next !== undefined && next !== null && typeof next !== 'string') {
     throw new NetworkError('malformed response from the service: next is not a string');
   }
-  if (typeof next === 'string' && next.length > MAX_CHECKPOINT) {
-    throw new NetworkError(`malformed response from the service: a next checkpoint of ${next.length} characters`);
+  if (typeof next === 'string' && next !== '' && !isCursor(next)) {
+    throw new NetworkError(`malformed response from the service: a next checkpoint that is not ${CURSOR_RULE}`);
   }
   return {
     items: arrays[0] as unknown[],

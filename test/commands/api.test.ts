@@ -503,6 +503,34 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
     expect(r.stderr).toMatch(/svcadm: debug: GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/things → 200 OK in \d+ ms\n/);
     expect(r.stderr).toMatch(/svcadm: malformed response from the service: 6 bytes that are not valid JSON\n$/);
   });
+
+  it('refuses an answer nested 5,000 levels deep, in every format, as the other commands do: exit 7', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const lb = await loopback([
+      (_q, res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(deep),
+    ]);
+    const message = 'malformed answer from the service: JSON nested more than 64 levels deep';
+    const envelope = `${JSON.stringify({ error: { status: null, code: null, message, exit_code: 7 } })}\n`;
+    for (const [output, stderr] of [
+      ['json', envelope],
+      ['yaml', envelope],
+      ['table', `svcadm: ${message}\n`],
+    ] as const) {
+      const r = await runCli(['api', '/things', '-o', output], { env: lb.env });
+      expect(r).toEqual({ code: 7, stdout: '', stderr });
+    }
+  });
+
+  it('refuses a next checkpoint that is not a cursor (1 to 1024 visible ASCII characters) with --paginate: exit 7', async () => {
+    const lb = await loopback([json(200, { things: [{ id: 'a' }], next: 'x\u001b]0;pwned\u0007' })]);
+    const r = await runCli(['api', '/things', '--paginate'], { env: lb.env });
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr:
+        'svcadm: malformed response from the service: a next checkpoint that is not 1 to 1024 visible ASCII characters\n',
+    });
+  });
 });
 
 /** An offset list of `total` items served at most `cap` a page, whatever is asked (a public-cloud tenant). */
