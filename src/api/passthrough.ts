@@ -113,9 +113,6 @@ export function listAnswer(body: unknown, loose: boolean): ListAnswer | undefine
   if (next !== undefined && next !== null && typeof next !== 'string') {
     throw new NetworkError('malformed response from the service: next is not a string');
   }
-  if (typeof next === 'string' && next !== '' && !isCursor(next)) {
-    throw new NetworkError(`malformed response from the service: a next checkpoint that is not ${CURSOR_RULE}`);
-  }
   return {
     items: arrays[0] as unknown[],
     next: typeof next === 'string' && next !== '' ? next : undefined,
@@ -172,10 +169,14 @@ async function* onePage(list: ListAnswer): AsyncGenerator<PagerPage<unknown>> {
   yield { items: list.items, fetched: list.items.length };
 }
 
+/** A page of a list being followed: its `next` is sent back, so it must be a cursor. */
 function pageList(body: unknown): ListAnswer {
   const list = listAnswer(body, true);
   if (list === undefined) {
     throw new NetworkError('cannot paginate: the answer is not a list (an array, or an object with one array)');
+  }
+  if (list.next !== undefined && !isCursor(list.next)) {
+    throw new NetworkError(`malformed response from the service: a next checkpoint that is not ${CURSOR_RULE}`);
   }
   return list;
 }
