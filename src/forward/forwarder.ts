@@ -5,7 +5,7 @@ import { NetworkError, UsageError } from '../errors.js';
 import type { Printer } from '../io/printer.js';
 import { neutralize } from '../render/sanitize.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
-import type { ForwardTarget } from './target.js';
+import { FORWARD_SECRET_ENV, type ForwardTarget } from './target.js';
 
 export type ForwardedEvent = StreamEvent;
 
@@ -23,7 +23,7 @@ export function announceForwarding(out: Printer, target: ForwardTarget): void {
   }
   out.aside(
     { forward_to: where, signing_secret: target.secret },
-    `Forwarding events to ${where} — signing secret ${target.secret} (set SVCADM_FORWARD_SECRET to keep one)`,
+    `Forwarding events to ${where} — signing secret ${target.secret} (set ${FORWARD_SECRET_ENV} to keep one)`,
     true,
   );
 }
@@ -32,7 +32,7 @@ export function announceForwarding(out: Printer, target: ForwardTarget): void {
 export type Notice = (text: string, always?: boolean) => void;
 
 /** An app's answer counts for its status only: its body is drained up to this, beyond it the connection is closed. */
-const MAX_ANSWER_BYTES = 64 * 1024;
+const MAX_ACKNOWLEDGEMENT_BYTES = 64 * 1024;
 /** Header values the service's text may fill: visible ASCII only, else the header is left out. */
 const HEADER_VALUE = /^[\x21-\x7e]{1,1024}$/;
 
@@ -80,7 +80,7 @@ export class EventForwarder {
           this.notice(
             `svcadm: event ${id} not acknowledged by ${this.#where} (${neutralize(reason).slice(0, 200)}); retrying in ${(waitMs / 1000).toFixed(1)}s (retry ${retry} of ${maxRetries})`,
           ),
-        maxResponseBytes: MAX_ANSWER_BYTES,
+        maxResponseBytes: MAX_ACKNOWLEDGEMENT_BYTES,
         statusOnly: true,
       });
     } catch (err) {
