@@ -105,7 +105,7 @@ export interface ErrorDetails {
   reason?: ErrorReason | undefined;
   /** The HTTP status the service answered, when there was one. */
   status?: number | undefined;
-  /** The service's error code (`errorCode`), when it sent one. */
+  /** The service's error code (`errorCode`), when it sent one; else one of svcadm's own (`LocalErrorCode`). */
   code?: string | undefined;
   /** What the error is about (an origin, an id), for the CLI to name in its advice. */
   subject?: string | undefined;
@@ -139,10 +139,10 @@ export class CliError extends Error {
   }
 }
 
-/** Invalid input: nothing was sent to the service. */
+/** Invalid input: nothing was sent to the service. `code` says what kind of input, when more than `usage` helps. */
 export class UsageError extends CliError {
-  constructor(message: string, hint?: string) {
-    super('usage', message, { hint });
+  constructor(message: string, hint?: string, code?: LocalErrorCode) {
+    super('usage', message, { hint, code });
   }
 }
 
@@ -184,7 +184,7 @@ export class NetworkError extends CliError {
 
   constructor(
     message: string,
-    details: Pick<ErrorDetails, 'hint' | 'reason' | 'subject'> & { permanent?: boolean } = {},
+    details: Pick<ErrorDetails, 'hint' | 'reason' | 'subject'> & { permanent?: boolean; code?: LocalErrorCode } = {},
   ) {
     super('network', message, details);
     this.permanent = details.permanent ?? false;
@@ -231,4 +231,98 @@ export function exitCodeFor(err: unknown): number {
 export function endsQuietly(err: unknown): boolean {
   if (err instanceof Interrupted) return err.reported;
   return err instanceof CommanderError && err.exitCode === 0;
+}
+
+/**
+ * svcadm's own error codes (README, "Error codes"), for the `code` of the JSON error envelope when the service gave
+ * none. Stable: scripts and agents switch on them.
+ */
+const LOCAL_ERROR_CODES = {
+  usage: 'invalid input or options; nothing was sent',
+  confirmation_required: 'a destructive command off a terminal (or driven by an agent) without --yes; nothing was sent',
+  not_confirmed: 'the question was answered no; nothing was sent',
+  config_invalid: "svcadm's own files (profile store, token cache) are unreadable, unsafe or not valid",
+  profile_not_found: 'no profile of that name',
+  file_unreadable: 'a file given to svcadm (--input, a key, a cursor file) cannot be read or is not what it should be',
+  file_unwritable: 'a file svcadm keeps for the user (the cursor file) cannot be written',
+  no_credentials: 'no tenant or credentials configured',
+  unauthorized: 'the interface refused the token (401)',
+  token_refused: 'the token service refused the client',
+  forbidden: 'forbidden (403)',
+  stream_limit: 'the plan allows no more concurrent event streams (403)',
+  not_found: 'not found (404)',
+  rate_limited: 'still rate limited (429) after the retries',
+  rejected: 'the service rejected the request (400, 409, 410, 413, other 4xx)',
+  server_error: 'the service failed (5xx) after the retries',
+  network: 'the connection failed (refused, reset, no name, TLS)',
+  timeout: 'no answer within --timeout',
+  malformed_answer: 'the answer is not what the interface sends',
+  list_changed: 'a list came back with fewer items than it announced (it changed while paging)',
+  plain_http: 'TLS was spoken to a server that speaks plain HTTP',
+  forward_failed: 'the app at --forward-to did not acknowledge an event',
+  output_failed: 'stdout or stderr could not be written',
+  interrupted: 'stopped by Ctrl-C (SIGINT)',
+  terminated: 'stopped by SIGTERM',
+  hung_up: 'stopped by SIGHUP',
+  internal_error: 'a bug in svcadm',
+} as const;
+
+export type LocalErrorCode = keyof typeof LOCAL_ERROR_CODES;
+
+/** Codes for reasons whose own name is not the code; any other reason is its own code. */
+const REASON_CODES: Partial<Readonly<Record<ErrorReason, LocalErrorCode>>> = {
+  too_many_streams: 'stream_limit',
+};
+
+/** The code of each kind, when neither the error nor its reason says more; a kind added later is its own code. */
+const KIND_CODES: Partial<Readonly<Record<ErrorKind, LocalErrorCode>>> = {
+  usage: 'usage',
+  auth: 'unauthorized',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  rate_limited: 'rate_limited',
+  network: 'network',
+  rejected: 'rejected',
+  interrupted: 'interrupted',
+  output: 'output_failed',
+  bug: 'internal_error',
+};
+
+const SIGNAL_CODES: Readonly<Record<StopSignal, LocalErrorCode>> = {
+  SIGINT: 'interrupted',
+  SIGTERM: 'terminated',
+  SIGHUP: 'hung_up',
+};
+
+/** A service's `errorCode` is used as it is only when it looks like one (a proxy's HTML or a hostile text does not). */
+const SERVICE_CODE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
+
+/**
+ * The stable `code` of an error envelope, never null: the error's explicit code (the service's `errorCode`, or one
+ * svcadm set), else its reason's, else its kind's (a 5xx: `server_error`). An error class or reason added later gets a
+ * code without this table: a reason is its own code, a kind always has one.
+ */
+export function errorCodeOf(err: unknown): string {
+  if (err instanceof Interrupted) return SIGNAL_CODES[err.signal];
+  if (err instanceof CliError) {
+    if (err.code !== undefined && SERVICE_CODE.test(err.code)) return err.code;
+    if (err.reason !== undefined) return REASON_CODES[err.reason] ?? err.reason;
+    if (err.kind === 'network' && err.status !== undefined && err.status >= 500) return 'server_error';
+    return KIND_CODES[err.kind] ?? err.kind;
+  }
+  if (err instanceof CommanderError) return 'usage';
+  return 'internal_error';
+}
+
+export interface ErrorCodeEntry {
+  code: string;
+  meaning: string;
+}
+
+/** svcadm's own error codes and what each means, for `svcadm commands --json` (the service's come as it sends them). */
+export function errorCodeTable(): ErrorCodeEntry[] {
+  return (Object.keys(LOCAL_ERROR_CODES) as LocalErrorCode[]).map((code) => ({
+    code,
+    meaning: LOCAL_ERROR_CODES[code],
+  }));
 }

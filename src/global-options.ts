@@ -1,3 +1,4 @@
+import { type AgentMode, agentModeOf } from './agent-mode.js';
 import type { Env, Io, OutStream } from './context.js';
 import { UsageError } from './errors.js';
 import type { Query } from './render/query.js';
@@ -49,7 +50,10 @@ export type CredentialFlags = Readonly<
 /** The global options of one invocation, parsed once before the command runs. */
 export interface Globals {
   readonly format: OutputFormat;
-  /** Chosen with -o, --json or --query rather than by the terminal test; only then do errors become a JSON envelope. */
+  /**
+   * Chosen with -o, --json or --query (or data for an agent) rather than by the terminal test; only then do errors
+   * become a JSON envelope.
+   */
   readonly formatChosen: boolean;
   /** `--query`, compiled; undefined without it. */
   readonly query: Query | undefined;
@@ -63,13 +67,20 @@ export interface Globals {
   readonly maxRetries: number;
   readonly timeoutMs: number;
   readonly credentials: CredentialFlags;
+  /** Run for an AI agent: as off a terminal even in one (data, JSON errors, no prompt, colour, progress, live view). */
+  readonly agent: AgentMode;
+  /** Questions may be asked: stdin is a terminal and no agent runs svcadm. Else a destructive command needs --yes. */
+  readonly prompts: boolean;
 }
 
 export const DEFAULT_MAX_RETRIES = 5;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** `-o`, `--json`; else JSON for `--query` (its result is data, not a table), a table on a terminal, JSON otherwise. */
-function resolveFormat(raw: RawGlobalOptions, stdout: OutStream): OutputFormat {
+/**
+ * `-o`, `--json`; else JSON for `--query` (its result is data, not a table) and for an agent, a table on a terminal,
+ * JSON otherwise.
+ */
+function resolveFormat(raw: RawGlobalOptions, stdout: OutStream, agent: AgentMode): OutputFormat {
   const explicit = raw.output;
   if (explicit !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(explicit)) {
     throw new UsageError(`unknown output format '${explicit}'`, `use ${formatList()}`);
@@ -82,7 +93,7 @@ function resolveFormat(raw: RawGlobalOptions, stdout: OutStream): OutputFormat {
     throw new UsageError(`--query does not apply to -o ${format}`, 'it reshapes -o json, yaml or ndjson');
   }
   if (format) return format;
-  if (raw.query !== undefined) return 'json';
+  if (raw.query !== undefined || agent.on) return 'json';
   return stdout.isTTY ? 'table' : 'json';
 }
 
@@ -99,17 +110,17 @@ function isSet(value: string | undefined): value is string {
  * --no-color and NO_COLOR turn colour off, FORCE_COLOR turns it on (piped too, and on `TERM=dumb`: it is asked for),
  * else only on a terminal that is not `TERM=dumb`.
  */
-function colorFor(raw: RawGlobalOptions, env: Env, stream: OutStream): boolean {
-  if (raw.color === false) return false;
+function colorFor(raw: RawGlobalOptions, env: Env, stream: OutStream, agent: AgentMode): boolean {
+  if (raw.color === false || agent.on) return false;
   if (isSet(env.NO_COLOR)) return false;
   const force = env.FORCE_COLOR;
   if (isSet(force)) return force !== '0' && force !== 'false';
-  return redrawsOn(env, stream);
+  return redrawsOn(env, stream, agent);
 }
 
-/** Cursor movement (progress lines, the live view) only on a terminal, and never on `TERM=dumb`. */
-function redrawsOn(env: Env, stream: OutStream): boolean {
-  return stream.isTTY === true && env.TERM !== 'dumb';
+/** Cursor movement (progress lines, the live view) only on a terminal, never on `TERM=dumb` nor for an agent. */
+function redrawsOn(env: Env, stream: OutStream, agent: AgentMode): boolean {
+  return stream.isTTY === true && env.TERM !== 'dumb' && !agent.on;
 }
 
 /** The output options as given, to repeat them in a pasteable hint. */
@@ -138,21 +149,28 @@ async function compileQueryOption(text: string | undefined): Promise<Query | und
 export function errorViewOf(
   raw: RawGlobalOptions,
   io: Io,
+  env: Env,
 ): Pick<Globals, 'format' | 'formatChosen' | 'debug'> | undefined {
   try {
-    return { format: resolveFormat(raw, io.stdout), formatChosen: isFormatChosen(raw), debug: raw.debug === true };
+    const agent = agentModeOf(env);
+    return {
+      format: resolveFormat(raw, io.stdout, agent),
+      formatChosen: isFormatChosen(raw, agent),
+      debug: raw.debug === true,
+    };
   } catch {
     return undefined;
   }
 }
 
-function isFormatChosen(raw: RawGlobalOptions): boolean {
-  return raw.output !== undefined || raw.json === true || raw.query !== undefined;
+function isFormatChosen(raw: RawGlobalOptions, agent: AgentMode): boolean {
+  return raw.output !== undefined || raw.json === true || raw.query !== undefined || agent.on;
 }
 
 /** Validates every global option; a bad value is a usage error before anything is sent. */
 export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Promise<Globals> {
-  const format = resolveFormat(raw, io.stdout);
+  const agent = agentModeOf(env);
+  const format = resolveFormat(raw, io.stdout, agent);
   const maxRetries =
     raw.maxRetries === undefined ? DEFAULT_MAX_RETRIES : parseIntegerOption(raw.maxRetries, '--max-retries', 0, 100);
   const timeoutMs = raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(raw.timeout, '--timeout');
@@ -162,13 +180,16 @@ export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Pro
     raw;
   return Object.freeze({
     format,
-    formatChosen: isFormatChosen(raw),
+    formatChosen: isFormatChosen(raw, agent),
     query,
     outputArgs: Object.freeze(outputArgsOf(raw)),
     quiet: raw.quiet === true,
     debug: raw.debug === true,
-    color: Object.freeze({ stdout: colorFor(raw, env, io.stdout), stderr: colorFor(raw, env, io.stderr) }),
-    redraw: Object.freeze({ stdout: redrawsOn(env, io.stdout), stderr: redrawsOn(env, io.stderr) }),
+    color: Object.freeze({
+      stdout: colorFor(raw, env, io.stdout, agent),
+      stderr: colorFor(raw, env, io.stderr, agent),
+    }),
+    redraw: Object.freeze({ stdout: redrawsOn(env, io.stdout, agent), stderr: redrawsOn(env, io.stderr, agent) }),
     maxRetries,
     timeoutMs,
     credentials: Object.freeze({
@@ -182,5 +203,7 @@ export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Pro
       authUrl,
       audience,
     }),
+    agent: Object.freeze(agent),
+    prompts: io.stdin.isTTY === true && !agent.on,
   });
 }

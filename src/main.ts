@@ -32,7 +32,7 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
   } catch (err) {
     const exitCode = exitCodeFor(err);
     if (!endsQuietly(err)) {
-      const view = globals ?? errorViewOf(program.opts<RawGlobalOptions>(), ctx.io);
+      const view = globals ?? errorViewOf(program.opts<RawGlobalOptions>(), ctx.io, ctx.env);
       reportFailure(err, ctx.io.stderr, view, exitCode);
     }
     return exitCode;

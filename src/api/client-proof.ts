@@ -44,7 +44,11 @@ export function clientProof(
       try {
         key = createPrivateKey(pem);
       } catch (err) {
-        throw new UsageError(`cannot use the private key ${credential.keyFile}: ${(err as Error).message}`);
+        throw new UsageError(
+          `cannot use the private key ${credential.keyFile}: ${(err as Error).message}`,
+          undefined,
+          'file_unreadable',
+        );
       }
       const now = Math.floor(clock.now() / 1000);
       const assertion = await new SignJWT({})

@@ -8,7 +8,7 @@ export const MAX_JSON_DEPTH = 64;
 
 /** An answer that is not what the interface sends: exit 7, like a network failure. */
 export function malformedAnswer(detail: string, from = 'the service'): NetworkError {
-  return new NetworkError(`malformed answer from ${from}: ${detail}`);
+  return new NetworkError(`malformed answer from ${from}: ${detail}`, { code: 'malformed_answer' });
 }
 
 /** True when the JSON text nests objects and arrays deeper than `max` (strings are skipped, escapes honoured). */

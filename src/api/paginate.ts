@@ -37,7 +37,8 @@ export async function* checkpointPages<T>(
     const next = page.next;
     if (next === undefined || next === '') return;
     // A service that hands back a checkpoint it already gave would otherwise be followed forever.
-    if (!seen.add(next)) throw new NetworkError('the service returned the same pagination checkpoint twice');
+    if (!seen.add(next))
+      throw new NetworkError('the service returned the same pagination checkpoint twice', { code: 'malformed_answer' });
     barren = page.items.length === 0 ? barren + 1 : 0;
     if (barren >= MAX_BARREN_PAGES) {
       throw malformedAnswer(`${barren} empty pages in a row, each with a new checkpoint`);
@@ -279,6 +280,7 @@ export async function* offsetList<T>(opts: OffsetListOptions<T>): AsyncGenerator
   if (fetched < total) {
     throw new NetworkError(
       `the service said there are ${total} ${opts.what} but sent ${fetched}: ${total - fetched} missing (the list may have changed while paging; run again)`,
+      { code: 'list_changed' },
     );
   }
 }

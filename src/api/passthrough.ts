@@ -84,7 +84,9 @@ export async function sendPassthrough(
   try {
     return { ...answer, body: JSON.parse(res.body) as unknown };
   } catch {
-    throw new NetworkError(`malformed response from the service: ${res.body.length} bytes that are not valid JSON`);
+    throw new NetworkError(`malformed response from the service: ${res.body.length} bytes that are not valid JSON`, {
+      code: 'malformed_answer',
+    });
   }
 }
 
@@ -111,7 +113,7 @@ export function listAnswer(body: unknown, loose: boolean): ListAnswer | undefine
   if (arrays.length !== 1 || !(paged || loose)) return undefined;
   const next = body.next;
   if (next !== undefined && next !== null && typeof next !== 'string') {
-    throw new NetworkError('malformed response from the service: next is not a string');
+    throw new NetworkError('malformed response from the service: next is not a string', { code: 'malformed_answer' });
   }
   return {
     items: arrays[0] as unknown[],
@@ -176,7 +178,9 @@ function pageList(body: unknown): ListAnswer {
     throw new NetworkError('cannot paginate: the answer is not a list (an array, or an object with one array)');
   }
   if (list.next !== undefined && !isCursor(list.next)) {
-    throw new NetworkError(`malformed response from the service: a next checkpoint that is not ${CURSOR_RULE}`);
+    throw new NetworkError(`malformed response from the service: a next checkpoint that is not ${CURSOR_RULE}`, {
+      code: 'malformed_answer',
+    });
   }
   return list;
 }

@@ -1,9 +1,9 @@
 import type { Argument, Command, Option } from 'commander';
-import { type ExitCodeEntry, exitCodeTable } from '../errors.js';
+import { type ErrorCodeEntry, type ExitCodeEntry, errorCodeTable, exitCodeTable } from '../errors.js';
 import { environmentOf, examplesOf } from '../help/command-help.js';
 import type { EnvironmentVariable } from '../help/environment.js';
 import { packageVersion } from '../version.js';
-import { commandPath, SvcadmOption, type ValueSpec, type ValueType } from './command.js';
+import { commandPath, SvcadmCommand, SvcadmOption, type ValueSpec, type ValueType } from './command.js';
 import { argumentValueSpecs, CommandTree, optionValueSpec } from './tree.js';
 
 /**
@@ -42,6 +42,8 @@ export interface OptionEntry {
   negates: boolean;
   /** The environment variable svcadm reads when the option is not given. */
   env: string | null;
+  /** The command cannot run without it (exit 2, nothing sent). */
+  required: boolean;
 }
 
 export interface EnvironmentEntry {
@@ -59,6 +61,10 @@ export interface CommandEntry {
   options: OptionEntry[];
   environment: EnvironmentEntry[];
   examples: string[];
+  /** It changes or removes data on the service: off a terminal, and for an agent, it needs --yes. */
+  destructive: boolean;
+  /** It never returns by itself: only a limit given to it (`--duration`, `--max-events`) or a signal stops it. */
+  streaming: boolean;
   /** Subcommands: a group (`users`) runs only through one of them. */
   commands: CommandEntry[];
 }
@@ -70,6 +76,8 @@ export interface Catalog {
   usage: string;
   global_options: OptionEntry[];
   exit_codes: ExitCodeEntry[];
+  /** svcadm's own `code`s of the JSON error envelope; a service error carries the service's `errorCode` instead. */
+  error_codes: ErrorCodeEntry[];
   commands: CommandEntry[];
 }
 
@@ -112,6 +120,7 @@ function optionEntry(option: Option): OptionEntry {
     repeatable: ours?.repeatable ?? false,
     negates: option.negate,
     env: ours?.environmentName ?? null,
+    required: option.mandatory,
   };
 }
 
@@ -146,6 +155,8 @@ export function commandEntry(command: Command, tree = new CommandTree()): Comman
     options: command.parent === null ? [] : tree.options(command).map(optionEntry),
     environment: isGroup ? [] : environmentOf(command).map(environmentEntry),
     examples: examplesOf(command),
+    destructive: command instanceof SvcadmCommand && command.isDestructive,
+    streaming: command instanceof SvcadmCommand && command.isStreaming,
     commands: tree.subcommands(command).map((c) => commandEntry(c, tree)),
   };
 }
@@ -160,6 +171,7 @@ export function catalogOf(program: Command): Catalog {
     usage: 'svcadm [global options] <command> [arguments] [options]',
     global_options: tree.options(program).map(optionEntry),
     exit_codes: exitCodeTable(),
+    error_codes: errorCodeTable(),
     commands: tree.subcommands(program).map((c) => commandEntry(c, tree)),
   };
 }

@@ -75,6 +75,10 @@ export class SvcadmCommand extends Command {
    * returning false to leave it to commander.
    */
   helpRenderer: ((command: SvcadmCommand) => boolean) | undefined;
+  /** It changes or removes data on the service: off a terminal, and for an agent, it needs --yes. */
+  isDestructive = false;
+  /** It never returns by itself (a stream, a server): it runs until a limit given to it or a signal stops it. */
+  isStreaming = false;
 
   override createCommand(name?: string): SvcadmCommand {
     return new SvcadmCommand(name);
@@ -87,6 +91,18 @@ export class SvcadmCommand extends Command {
   /** The environment variables this command reads, listed in its help. */
   environment(variables: readonly EnvironmentVariable[]): this {
     this.environmentVariables = variables;
+    return this;
+  }
+
+  /** Declares that the command changes or removes data (`svcadm commands --json`: `destructive`). */
+  destructive(): this {
+    this.isDestructive = true;
+    return this;
+  }
+
+  /** Declares that the command never returns by itself (`svcadm commands --json`: `streaming`). */
+  streaming(): this {
+    this.isStreaming = true;
     return this;
   }
 
@@ -155,6 +171,10 @@ function inOurVoice(command: Command, text: string, code: string | undefined): s
   if (code === 'commander.optionMissingArgument') {
     const flags = /^option '([^']+)' argument missing/.exec(text)?.[1];
     if (flags) return `${optionName(flags)} needs a value (${flags.replace(/^[^<[]*/, '')})`;
+  }
+  if (code === 'commander.missingMandatoryOptionValue') {
+    const flags = /^required option '([^']+)' not specified/.exec(text)?.[1];
+    if (flags) return `${optionName(flags)} is required (${flags.replace(/^[^<[]*/, '')})`;
   }
   if (code === 'commander.excessArguments') {
     const args = command.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`));

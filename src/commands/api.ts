@@ -12,6 +12,7 @@ import {
 import { type ApiPath, displayPath, parseApiPath } from '../api/request-path.js';
 import { type Field, type FieldValue, fieldsAsBody, fieldsAsQuery, rawField, typedField } from '../cli/api-fields.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
+import { confirm } from '../cli/confirm.js';
 import { correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { parseHeaders } from '../cli/request-headers.js';
@@ -19,7 +20,6 @@ import { CliError, UsageError } from '../errors.js';
 import { jsonDetailTable, jsonListTable } from '../render/json-table.js';
 import { neutralize } from '../render/sanitize.js';
 import { readTextBounded } from '../util/bounded-read.js';
-import { askLine } from '../util/prompt.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 /** A `-f` or `-F` value and where it stood among all of them: together they keep the order of the command line. */
@@ -125,6 +125,8 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
   program
     .command('api')
     .description('call any path of the interface (relative to /api/v2) with the active credentials')
+    // A write (-X POST|PUT|PATCH|DELETE) asks on a terminal and needs --yes off one.
+    .destructive()
     .usage('[options] [METHOD] <path>')
     .argument('<method-or-path>', `the path, or ${METHOD_LIST} followed by the path`)
     .argument('[path]', 'the path, when a method comes first')
@@ -222,7 +224,7 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const readsStdin =
     opts.input === '-' || opts.fields.some((f) => typeof f.value === 'object' && f.value?.file === '-');
   const write = opts.method !== 'GET';
-  const ask = write && !opts.yes && io.stdin.isTTY === true;
+  const ask = write && !opts.yes && inv.globals.prompts;
   if (ask && readsStdin) {
     throw new UsageError('the body is read from the terminal, so the write cannot be confirmed there', 'pass --yes');
   }
@@ -233,10 +235,11 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const shown = displayPath(request.segments);
   if (ask) {
     const tenant = new URL(inv.services.credentials().origin).host;
-    const answer = (await askLine(inv.ctx.io, `Send ${opts.method} ${neutralize(shown)} to ${tenant}? [y/N] `))
-      .trim()
-      .toLowerCase();
-    if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was sent');
+    await confirm(
+      inv,
+      `Send ${opts.method} ${neutralize(shown)} to ${tenant}? [y/N] `,
+      'not confirmed: nothing was sent',
+    );
   }
   let correlationId: string | undefined;
   if (write) {

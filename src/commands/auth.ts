@@ -108,6 +108,12 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
     checked: check,
     expires_at: isoTime(token.expiresAt),
     scopes: token.scopes,
+    // Whether svcadm runs as for an AI agent, and the variable that decided it (SVCADM_AGENT, CLAUDECODE, …).
+    agent_mode: {
+      on: inv.globals.agent.on,
+      variable: inv.globals.agent.variable ?? null,
+      agent: inv.globals.agent.agent ?? null,
+    },
   };
   const from = (source: string | null) => (source === null || source === 'default' ? '' : `  (${source})`);
   await inv.out.one(status, (): DetailTable => {
@@ -133,6 +139,8 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
       ['expires', status.expires_at === null ? cell('unknown') : timeCell(status.expires_at, now, true)],
       ['scopes', cell(scopesText(status.scopes))],
     );
+    const { agent_mode: agent } = status;
+    if (agent.on) rows.push(['agent mode', cell(`on (${[agent.variable, agent.agent].filter(Boolean).join(': ')})`)]);
     return {
       kind: 'detail',
       title: verified ? `Authenticated to ${status.tenant}` : `Token for ${status.tenant}`,

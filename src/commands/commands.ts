@@ -29,8 +29,9 @@ export function registerCommandsCommand(program: SvcadmCommand, host: Host): voi
       }),
     );
 
+  // Help is text for people, for an agent too, unless JSON is asked for: no agent mode here (an empty environment).
   program.helpRenderer = (command) =>
-    writeHelpEntry(host.ctx.io.stdout, errorViewOf(program.opts<RawGlobalOptions>(), host.ctx.io), () =>
+    writeHelpEntry(host.ctx.io.stdout, errorViewOf(program.opts<RawGlobalOptions>(), host.ctx.io, {}), () =>
       command === program ? catalogOf(program) : commandEntry(command),
     );
 }

@@ -1,11 +1,11 @@
 import { deleteConnectionUser, isUserNotFound } from '../api/endpoints.js';
 import type { DeleteUserResult } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
+import { confirm, mustAsk } from '../cli/confirm.js';
 import { CORRELATION_ID_LOGGED, correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
-import { askLine } from '../util/prompt.js';
 
 export const EMAIL_MAX = 254;
 
@@ -47,8 +47,9 @@ export function registerConnectionsCommands(program: SvcadmCommand, host: Host):
   group
     .command('delete-user')
     .description('delete one user of a database connection by e-mail (DELETE /connections/{id}/users)')
+    .destructive()
     .argument('<connection-id>', 'id of the database connection, e.g. con_0aB1…')
-    .option('--email <email>', `e-mail of the user to delete (required; at most ${EMAIL_MAX} characters)`)
+    .requiredOption('--email <email>', `e-mail of the user to delete (required; at most ${EMAIL_MAX} characters)`)
     .option('-y, --yes', 'do not ask for confirmation (required off a terminal)')
     .option('--if-exists', 'succeed with "no change" when the user does not exist')
     .option(
@@ -72,14 +73,11 @@ export function registerConnectionsCommands(program: SvcadmCommand, host: Host):
 
 export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
   const { io } = inv;
-  if (!opts.yes && io.stdin.isTTY !== true) {
-    throw new UsageError('refusing to delete without confirmation: not a terminal', 'pass --yes to delete');
-  }
+  const ask = mustAsk(inv, opts.yes, 'refusing to delete without confirmation', 'pass --yes to delete');
   const tenant = new URL(inv.services.credentials().origin).host;
-  if (!opts.yes) {
+  if (ask) {
     const question = `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
-    const answer = (await askLine(inv.ctx.io, question)).trim().toLowerCase();
-    if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was deleted');
+    await confirm(inv, question, 'not confirmed: nothing was deleted');
   }
   const correlationId = correlationIdFor(opts.correlationId, io);
   let result: DeleteUserResult;

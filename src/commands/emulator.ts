@@ -101,7 +101,8 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
 export function registerEmulatorCommand(program: SvcadmCommand, host: Host): void {
   const command = program
     .command('emulator')
-    .description('run a local tenant that speaks the interface (seeded data, fault injection)');
+    .description('run a local tenant that speaks the interface (seeded data, fault injection)')
+    .streaming();
   for (const { flag, limit } of FLAGGED_LIMITS) {
     command.option(`${flag} ${placeholder(limit)}`, flagHelp(limit));
     if (flag === LIMITS.port.flag) command.option('--host <addr>', 'address to bind (default 127.0.0.1)');

@@ -127,6 +127,7 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
   events
     .command('tail')
     .description('follow the event stream (GET /events, Server-Sent Events)')
+    .streaming()
     .addOption(
       option('--type <type>', 'only these event types (repeatable, or a comma list)')
         .repeated()

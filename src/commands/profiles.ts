@@ -90,7 +90,7 @@ async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
     return flag;
   }
   if (opts.clientSecretStdin) return readAllStdin(io);
-  if (io.stdin.isTTY && io.stderr.isTTY) return askHidden(io, 'Client secret: ');
+  if (inv.globals.prompts && io.stderr.isTTY) return askHidden(io, 'Client secret: ');
   throw new UsageError(
     'no client secret given',
     'pass it with --client-secret-stdin (or run on a terminal to be asked)',

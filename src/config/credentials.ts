@@ -67,6 +67,7 @@ export function selectProfile(
       throw new UsageError(
         `no profile named '${explicit}'`,
         known.length ? `known profiles: ${known.join(', ')}` : ADD_PROFILE_HINT,
+        'profile_not_found',
       );
     }
     return { name: explicit, profile, named: true };
@@ -121,7 +122,8 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
     value === undefined ? undefined : { value, source: profileSource };
 
   const domain = given('domain') ?? fromProfile(profile?.domain);
-  if (domain === undefined) throw new AuthError('no tenant configured', { hint: ADD_PROFILE_HINT });
+  if (domain === undefined)
+    throw new AuthError('no tenant configured', { hint: ADD_PROFILE_HINT, code: 'no_credentials' });
   const origin = parseOrigin(domain.value, domain.source === 'flag' ? '--domain' : 'tenant domain');
   const apiBase = `${origin}/api/v2`;
   // The profile speaks for this tenant only: a domain from elsewhere leaves its client and secret out.
@@ -141,7 +143,7 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
 
   const clientId = given('clientId') ?? fromProfile(applies?.clientId);
   if (clientId === undefined) {
-    throw new AuthError(`no credentials configured for ${origin}`, { hint: ADD_PROFILE_HINT });
+    throw new AuthError(`no credentials configured for ${origin}`, { hint: ADD_PROFILE_HINT, code: 'no_credentials' });
   }
   const authInput = given('authUrl') ?? fromProfile(applies?.authUrl);
   const authOrigin = authInput === undefined ? origin : parseOrigin(authInput.value, '--auth-url');
@@ -153,6 +155,7 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   if (credential === undefined) {
     throw new AuthError(`no client secret for client ${clientId.value} on ${origin}`, {
       hint: 'set SVCADM_CLIENT_SECRET, or save it with `svcadm profiles add <name> … --client-secret-stdin`',
+      code: 'no_credentials',
     });
   }
   const audience = given('audience') ?? fromProfile(applies?.audience);

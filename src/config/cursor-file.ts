@@ -31,7 +31,11 @@ export function readCursorFile(path: string): string | undefined {
     text = readUpTo(path, CURSOR_FILE_MAX_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read the cursor file ${path}: ${(err as Error).message}`);
+    throw new UsageError(
+      `cannot read the cursor file ${path}: ${(err as Error).message}`,
+      undefined,
+      'file_unreadable',
+    );
   }
   const cursor = text?.trim();
   if (cursor === '') return undefined;
@@ -39,6 +43,7 @@ export function readCursorFile(path: string): string | undefined {
     throw new UsageError(
       `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
       'delete it, or start with --from or --since',
+      'file_unreadable',
     );
   }
   return cursor;
@@ -66,7 +71,11 @@ export class CursorFileWriter {
     try {
       checkWritable(this.path);
     } catch (err) {
-      throw new UsageError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`);
+      throw new UsageError(
+        `cannot write the cursor file ${this.path}: ${(err as Error).message}`,
+        undefined,
+        'file_unwritable',
+      );
     }
   }
 
@@ -96,7 +105,11 @@ export class CursorFileWriter {
     try {
       writePrivateFile(this.path, `${cursor}\n`);
     } catch (err) {
-      this.#failure = new UsageError(`cannot write the cursor file ${this.path}: ${(err as Error).message}`);
+      this.#failure = new UsageError(
+        `cannot write the cursor file ${this.path}: ${(err as Error).message}`,
+        undefined,
+        'file_unwritable',
+      );
     }
   }
 }

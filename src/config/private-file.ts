@@ -31,15 +31,20 @@ export function checkPrivatePath(path: string, uid: number | undefined = process
     stats = statSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`, undefined, 'config_invalid');
   }
   if (stats.uid !== uid && stats.uid !== 0) {
-    throw new UsageError(`refusing to use ${path}: it belongs to user ${stats.uid}, not to you`);
+    throw new UsageError(
+      `refusing to use ${path}: it belongs to user ${stats.uid}, not to you`,
+      undefined,
+      'config_invalid',
+    );
   }
   if ((stats.mode & 0o022) !== 0) {
     throw new UsageError(
       `refusing to use ${path}: it is writable by its group or others`,
       `run: chmod go-w ${shellWord(path)}`,
+      'config_invalid',
     );
   }
 }
@@ -67,12 +72,12 @@ export function readJsonFile(path: string): unknown {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`, undefined, 'config_invalid');
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new UsageError(`${path} is not valid JSON`, 'repair or delete the file');
+    throw new UsageError(`${path} is not valid JSON`, 'repair or delete the file', 'config_invalid');
   }
 }
 

@@ -43,7 +43,11 @@ function readStore(dir: string): Record<string, unknown> {
   const raw = readPrivateJson(profilesFile(dir));
   if (raw === undefined) return {};
   if (!isRecord(raw) || (raw.profiles !== undefined && !isRecord(raw.profiles))) {
-    throw new UsageError(`${profilesFile(dir)} is not a svcadm profile store`, 'repair or delete the file');
+    throw new UsageError(
+      `${profilesFile(dir)} is not a svcadm profile store`,
+      'repair or delete the file',
+      'config_invalid',
+    );
   }
   return raw;
 }

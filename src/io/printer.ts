@@ -1,6 +1,6 @@
 import type { PagerPage } from '../api/pagers.js';
 import type { Clock } from '../clock.js';
-import { CliError, OutputError } from '../errors.js';
+import { CliError, errorCodeOf, OutputError } from '../errors.js';
 import type { Globals, OutputFormat } from '../global-options.js';
 import { colorJson, jsonDocument, jsonLine } from '../render/json.js';
 import { fetchedText } from '../render/progress-text.js';
@@ -330,11 +330,11 @@ export function reportFailure(
   if (view?.debug && err instanceof Error && !known) stderr.write(`${err.stack ?? err.message}\n`);
   const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
   const hint = known ? err.hint : BUG_HINT;
-  if (view !== undefined && asksForData(view) && !(known && err.kind === 'interrupted')) {
+  if (view !== undefined && asksForData(view)) {
     const envelope = {
       error: {
         status: known ? (err.status ?? null) : null,
-        code: known ? (err.code ?? null) : null,
+        code: errorCodeOf(err),
         message,
         ...(hint ? { hint } : {}),
         exit_code: exitCode,

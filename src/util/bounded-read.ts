@@ -27,13 +27,13 @@ export async function readTextBounded(source: string, stdin: InStream, limit: nu
     }
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`${what}: cannot read ${name}: ${(err as Error).message}`);
+    throw new UsageError(`${what}: cannot read ${name}: ${(err as Error).message}`, undefined, 'file_unreadable');
   } finally {
     if (source !== '-') stream.destroy();
   }
   try {
     return UTF8.decode(Buffer.concat(chunks));
   } catch {
-    throw new UsageError(`${what}: ${name} is not UTF-8 text`);
+    throw new UsageError(`${what}: ${name} is not UTF-8 text`, undefined, 'file_unreadable');
   }
 }
