@@ -269,6 +269,6 @@ async function printAnswer(inv: Invocation, answer: PassthroughAnswer): Promise<
   const list = listAnswer(answer.body, false);
   if (list === undefined) return inv.out.one(answer.body, () => jsonDetailTable(answer.body));
   return inv.out.page(answer.body, list.items, jsonListTable, {
-    next: () => (hasMorePages(list) ? 'More results: run it again with --paginate for every page' : undefined),
+    more: () => (hasMorePages(list) ? { all: 'run it again with --paginate for every page' } : undefined),
   });
 }

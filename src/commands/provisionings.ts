@@ -70,10 +70,13 @@ export async function runProvisioningsList(inv: Invocation, opts: ProvisioningsL
   await inv.out.page(data, data.directory_provisionings, table, {
     empty:
       opts.from === undefined ? 'No directory provisionings.' : 'No directory provisionings after this checkpoint.',
-    next: () => {
+    more: () => {
       if (!data.next) return undefined;
       const take = opts.take === undefined ? [] : ['--take', String(opts.take)];
-      return `Next page: ${inv.paste(['provisionings', 'list', '--from', data.next, ...take])}`;
+      return {
+        next: inv.paste(['provisionings', 'list', '--from', data.next, ...take]),
+        all: inv.paste(['provisionings', 'list', '--all', ...take]),
+      };
     },
   });
 }

@@ -101,12 +101,18 @@ export async function runUserPermissions(inv: Invocation, opts: UserPermissionsO
   const page = opts.page ?? 0;
   await inv.out.page(data, items, permissionsTable, {
     empty: page === 0 ? `User ${neutralize(opts.userId)} has no permissions.` : `No permissions on page ${page}.`,
-    next: () => {
+    more: () => {
       if (!hasMore(data, items.length, opts)) return undefined;
       const perPage = opts.perPage === undefined ? [] : ['--per-page', String(opts.perPage)];
       const totals = opts.includeTotals ? ['--include-totals'] : [];
       const words = ['users', 'permissions', opts.userId, '--page', String(page + 1), ...perPage, ...totals];
-      return `Next page: ${inv.paste(words)}`;
+      const total = !Array.isArray(data) && typeof data.total === 'number' ? data.total : undefined;
+      return {
+        total,
+        maybe: total === undefined,
+        next: inv.paste(words),
+        all: inv.paste(['users', 'permissions', opts.userId, '--all']),
+      };
     },
   });
 }

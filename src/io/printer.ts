@@ -44,12 +44,42 @@ export interface ItemStream<I, S> {
   close(final?: S): void;
 }
 
-/** What a list's table view says besides the rows: what an empty page means, how to get the next one. */
+/** That a page printed is not the whole list, and how to get the rest. */
+export interface MoreResults {
+  /** How many items the list holds in all, when the service said. */
+  total?: number | undefined;
+  /** Only a guess: the page is as long as a page the service cuts at, and it gave no total. */
+  maybe?: boolean | undefined;
+  /** The next page's command line (pasteable), when there is one. */
+  next?: string | undefined;
+  /** How to get every item: a command line, or what to do. */
+  all: string;
+}
+
+/** What a list says besides its items: what an empty page means, whether more exist and how to get them. */
 export interface PageHints {
-  /** The next-page hint (a pasteable command line), when there is a next page. */
-  next?: () => string | undefined;
+  /** Undefined when the page holds the rest of the list. */
+  more?: () => MoreResults | undefined;
   /** Said on stderr instead of an empty table. */
   empty?: string;
+}
+
+/**
+ * The one line on stderr that says a page is not the whole list (not with --quiet), in every format: in the data
+ * formats `more results: printed 25 of 1200; next page: svcadm …; every page: svcadm … --all`, a stable line for
+ * scripts and agents; under a table, the next page's command as people read it.
+ */
+function moreResultsLine(more: MoreResults, printed: number, table: boolean): string {
+  if (table) return more.next !== undefined ? `Next page: ${more.next}` : `More results: ${more.all}`;
+  const count =
+    more.total !== undefined ? `${printed} of ${more.total}` : `${printed}, more ${more.maybe ? 'may exist' : 'exist'}`;
+  const next = more.next !== undefined ? `; next page: ${more.next}` : '';
+  return `more results: printed ${count}${next}; every page: ${more.all}`;
+}
+
+/** What was printed of a list that failed or was stopped part of the way, for the line on stderr. */
+function incompleteLine(printed: number, total: number | undefined): string {
+  return `incomplete: printed ${printed}${total !== undefined ? ` of ${total}` : ', more existed'}`;
 }
 
 const NOTHING = 'Nothing to show.';
@@ -97,8 +127,9 @@ export class Printer {
   }
 
   /**
-   * One page of a list: the body as sent (json, yaml), its items (ndjson), or the table of its items with, on stderr,
-   * how to get the next page, or what an empty page means instead of an empty table.
+   * One page of a list: the body as sent (json, yaml), its items (ndjson), or the table of its items; then, on
+   * stderr, whether more exist and how to get them (every format), or what an empty page means instead of an empty
+   * table.
    */
   async page<T>(
     body: unknown,
@@ -106,17 +137,19 @@ export class Printer {
     table: (items: readonly T[]) => TableSpec,
     hints: PageHints = {},
   ): Promise<void> {
-    if (!this.#isTable) return this.#value(body, items);
-    if (items.length === 0) return this.#io.notice(hints.empty ?? NOTHING);
-    await this.#table(table(items));
-    const next = hints.next?.();
-    if (next !== undefined) this.#io.notice(next);
+    if (!this.#isTable) await this.#value(body, items);
+    else if (items.length === 0) return this.#io.notice(hints.empty ?? NOTHING);
+    else await this.#table(table(items));
+    const more = items.length > 0 ? hints.more?.() : undefined;
+    if (more !== undefined) this.#io.notice(moreResultsLine(more, items.length, this.#isTable));
   }
 
   /**
-   * Every page of a list, each item once, in order: `json` is one array written item by item (byte-identical to one
-   * document, never held whole; held for --query), `yaml` one sequence the same way, `ndjson` a line per item, a
-   * table collects every row (it needs them for widths). A progress line on stderr counts what was fetched.
+   * Every page of a list, each item once, in order. Complete or nothing: `json` (one array) and `yaml` (one
+   * sequence) are kept as text, a page at a time, and written once the last page is in, so that a run that fails
+   * or is stopped part of the way prints nothing on stdout; a table collects every row (it needs them for widths);
+   * `ndjson` streams a line per item. A failure or a stop after the first page says on stderr how much was printed
+   * (`incomplete: printed 300 of 1200`). A progress line on stderr counts what was fetched.
    */
   async all<T>(
     pages: AsyncIterable<PagerPage<T>>,
@@ -125,18 +158,27 @@ export class Printer {
   ): Promise<void> {
     const progress = this.#io.progress();
     const held: T[] = [];
-    const hold = this.#isTable || (this.#query !== undefined && this.#format !== 'ndjson');
+    const ndjson = this.#format === 'ndjson';
+    const hold = this.#isTable || (this.#query !== undefined && !ndjson);
     const yaml = this.#format === 'yaml' && !hold ? await import('../render/yaml-text.js') : undefined;
+    const document: string[] = [];
     let count = 0;
+    let printed = 0;
+    let total: number | undefined;
+    let started = false;
     try {
       for await (const page of pages) {
+        started = true;
+        total = page.total;
         progress.update(fetchedText(page.fetched, page.total));
         if (page.items.length === 0) continue;
         if (hold) held.push(...page.items);
-        else if (this.#format === 'ndjson') await this.#lines(page.items);
-        else if (yaml) {
+        else if (ndjson) {
+          await this.#lines(page.items);
+          printed += page.items.length;
+        } else if (yaml) {
           count += page.items.length;
-          await this.#io.write(page.items.map((item) => yaml.yamlSequenceEntry(item)).join(''));
+          document.push(page.items.map((item) => yaml.yamlSequenceEntry(item)).join(''));
         } else {
           let text = '';
           for (const item of page.items) {
@@ -144,16 +186,23 @@ export class Printer {
             text += `${count === 0 ? '[\n  ' : ',\n  '}${element}`;
             count++;
           }
-          await this.#io.write(this.#paintJson(escapeJsonText(text)));
+          document.push(this.#paintJson(escapeJsonText(text)));
         }
       }
+    } catch (err) {
+      progress.done();
+      // Said whatever --quiet asks: what is on stdout is not the list.
+      if (started) this.#io.stderr.write(`${incompleteLine(printed, total)}\n`);
+      throw err;
     } finally {
       progress.done();
     }
     if (this.#isTable) return held.length === 0 ? this.#io.notice(empty) : this.#table(table(held));
     if (hold) return this.#value(held, held);
-    if (this.#format === 'json') return this.#io.write(count === 0 ? '[]\n' : this.#paintJson('\n]\n'));
-    if (yaml && count === 0) return this.#io.write('[]\n');
+    if (ndjson) return;
+    if (count === 0) return this.#io.write('[]\n');
+    for (let text = document.shift(); text !== undefined; text = document.shift()) await this.#io.write(text);
+    if (!yaml) await this.#io.write(this.#paintJson('\n]\n'));
   }
 
   /**

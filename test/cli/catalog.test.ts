@@ -84,6 +84,7 @@ describe('svcadm commands --json', () => {
       repeatable: false,
       negates: false,
       env: 'SVCADM_DOMAIN',
+      required: false,
     });
     expect(byName.get('--profile')).toMatchObject({ names: ['-p', '--profile'], env: 'SVCADM_PROFILE' });
     expect(byName.get('--max-retries')).toMatchObject({ type: 'integer', default: '5', env: null });

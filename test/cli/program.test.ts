@@ -83,7 +83,7 @@ describe('program parsing', () => {
     expect(JSON.parse(last)).toEqual({
       error: {
         status: null,
-        code: null,
+        code: 'no_credentials',
         message: 'no credentials configured for https://tenant.example.com',
         hint: 'run `svcadm profiles add <name> --domain <tenant> --client-id <id>`, or set SVCADM_DOMAIN, SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET',
         exit_code: 3,

@@ -38,7 +38,10 @@ function del(connection: string, email: string, ...args: string[]): string[] {
 
 describe('connections delete-user: invalid input exits 2 and sends nothing', () => {
   const cases: Array<[string[], string]> = [
-    [['connections', 'delete-user', 'con_1', '--yes'], '--email is required — the e-mail of the user to delete'],
+    [
+      ['connections', 'delete-user', 'con_1', '--yes'],
+      "--email is required (<email>) — see 'svcadm connections delete-user --help'",
+    ],
     [del('con_1', 'bob', '--yes'), "--email 'bob' is not a valid e-mail address"],
     [del('con_1', 'bob@', '--yes'), "--email 'bob@' is not a valid e-mail address"],
     [del('con_1', '@example.com', '--yes'), "--email '@example.com' is not a valid e-mail address"],
@@ -80,7 +83,7 @@ describe('connections delete-user: invalid input exits 2 and sends nothing', () 
     const r = await runCli([...del(db(), 'alice@example.com'), '-o', 'json'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      '{"error":{"status":null,"code":null,"message":"refusing to delete without confirmation: not a terminal","hint":"pass --yes to delete","exit_code":2}}\n',
+      '{"error":{"status":null,"code":"confirmation_required","message":"refusing to delete without confirmation: not a terminal","hint":"pass --yes to delete","exit_code":2}}\n',
     );
     expect(await deletes()).toEqual([]);
   });

@@ -98,7 +98,7 @@ describe('provisionings list: invalid input exits 2 and sends nothing', () => {
     const r = await runCli(['provisionings', 'list', '--take', '0', '-o', 'json'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      '{"error":{"status":null,"code":null,"message":"--take must be from 1 to 100, got 0","exit_code":2}}\n',
+      '{"error":{"status":null,"code":"usage","message":"--take must be from 1 to 100, got 0","exit_code":2}}\n',
     );
   });
 
@@ -109,11 +109,13 @@ describe('provisionings list: invalid input exits 2 and sends nothing', () => {
 });
 
 describe('provisionings list: one page', () => {
-  it('prints the body as the service sent it under -o json', async () => {
+  it('prints the body as the service sent it under -o json, and on stderr that more exist and how to get them', async () => {
     const r = await runCli(['provisionings', 'list', '--take', '2', '-o', 'json'], { env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
     const body = JSON.parse(r.stdout) as DirectoryProvisioningPage;
+    expect(r.stderr).toBe(
+      `more results: printed 2, more exist; next page: svcadm --domain ${emu.url} -o json provisionings list --from ${body.next} --take 2; every page: svcadm --domain ${emu.url} -o json provisionings list --all --take 2\n`,
+    );
     expect(Object.keys(body)).toEqual(['directory_provisionings', 'next']);
     expect(body.directory_provisionings).toHaveLength(2);
     expect(r.stdout).toBe(`${JSON.stringify(body, null, 2)}\n`);
@@ -126,10 +128,34 @@ describe('provisionings list: one page', () => {
     expect(await listed()).toEqual([{ query: '', status: 200 }]);
   });
 
-  it('prints one item per line under -o ndjson, without a hint', async () => {
+  it('prints one item per line under -o ndjson, then the one more-results line on stderr (not with --quiet)', async () => {
     const { directory_provisionings: items } = await page(['--take', '3']);
     const r = await runCli(['provisionings', 'list', '--take', '3', '-o', 'ndjson'], { env });
-    expect(r).toEqual({ code: 0, stderr: '', stdout: items.map((i) => `${JSON.stringify(i)}\n`).join('') });
+    // A checkpoint carries the time it was made: the line is exact but for it.
+    const next = /--from (\S+)/.exec(r.stderr)?.[1] ?? 'none';
+    expect(r).toEqual({
+      code: 0,
+      stderr: `more results: printed 3, more exist; next page: svcadm --domain ${emu.url} -o ndjson provisionings list --from ${next} --take 3; every page: svcadm --domain ${emu.url} -o ndjson provisionings list --all --take 3\n`,
+      stdout: items.map((i) => `${JSON.stringify(i)}\n`).join(''),
+    });
+    expect(next).toMatch(/^[\w.-]{20,}$/);
+    const quiet = await runCli(['provisionings', 'list', '--take', '3', '-o', 'ndjson', '-q'], { env });
+    expect(quiet).toEqual({ code: 0, stderr: '', stdout: r.stdout });
+  });
+
+  it('says nothing more after the last page', async () => {
+    let from: string | undefined;
+    let seen = 0;
+    for (;;) {
+      const body = await page(['--take', '100', ...(from === undefined ? [] : ['--from', from])]);
+      if (!body.next) break;
+      seen += body.directory_provisionings.length;
+      from = body.next;
+    }
+    const r = await runCli(['provisionings', 'list', '--take', '100', '--from', from ?? '', '-o', 'ndjson'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(TOTAL - seen);
+    expect(r.stderr).toBe('');
   });
 
   it('prints a table on a terminal and how to get the next page on stderr', async () => {

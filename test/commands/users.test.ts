@@ -142,11 +142,16 @@ describe('users permissions: one page', () => {
     expect(await sent(bulkId())).toEqual([{ query: 'page=2&per_page=3&include_totals=true', status: 200 }]);
   });
 
-  it('prints one permission per line under -o ndjson, with or without totals', async () => {
+  it('prints one permission per line under -o ndjson, with or without totals, and that more exist on stderr', async () => {
     const expected = await items(bulkId(), ['--per-page', '4']);
-    for (const extra of [[], ['--include-totals']]) {
+    const rest = (totals: string, count: string) =>
+      `more results: printed ${count}; next page: svcadm --domain ${emu.url} -o ndjson users permissions 'db|user-bulk' --page 1 --per-page 4${totals}; every page: svcadm --domain ${emu.url} -o ndjson users permissions 'db|user-bulk' --all\n`;
+    for (const [extra, stderr] of [
+      [[], rest('', '4, more may exist')],
+      [['--include-totals'], rest(' --include-totals', `4 of ${BULK}`)],
+    ] as const) {
       const r = await runCli(['users', 'permissions', bulkId(), '--per-page', '4', ...extra, '-o', 'ndjson'], { env });
-      expect(r).toEqual({ code: 0, stderr: '', stdout: expected.map((p) => jsonLine(p)).join('') });
+      expect(r).toEqual({ code: 0, stderr, stdout: expected.map((p) => jsonLine(p)).join('') });
     }
   });
 
@@ -484,7 +489,8 @@ describe('users permissions against a tenant that caps pages (api-notes: the pag
           .join(''),
       );
       expect(r.stderr).toBe(
-        '{"error":{"status":null,"code":null,"message":"the service said there are 200 permissions but sent 150: 50 missing (the list may have changed while paging; run again)","exit_code":7}}\n',
+        'incomplete: printed 150 of 200\n' +
+          '{"error":{"status":null,"code":"list_changed","message":"the service said there are 200 permissions but sent 150: 50 missing (the list may have changed while paging; run again)","exit_code":7}}\n',
       );
     } finally {
       await local.close();
@@ -499,7 +505,8 @@ describe('users permissions against a tenant that caps pages (api-notes: the pag
       });
       expect(r.code).toBe(7);
       expect(r.stderr).toBe(
-        'svcadm: malformed answer from the service: 3 pages in a row with nothing new, after 10 of the 1000000000000 permissions it announced\n',
+        'incomplete: printed 0 of 1000000000000\n' +
+          'svcadm: malformed answer from the service: 3 pages in a row with nothing new, after 10 of the 1000000000000 permissions it announced\n',
       );
       expect(local.requests.length).toBeLessThanOrEqual(6);
     } finally {

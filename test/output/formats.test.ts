@@ -20,7 +20,7 @@ async function sentNothing(): Promise<void> {
 describe('--query', () => {
   it('reshapes the JSON document: the list body as sent', async () => {
     const r = await runCli(
-      ['provisionings', 'list', '--take', '3', '--query', 'directory_provisionings[].connection_id'],
+      ['provisionings', 'list', '--take', '3', '-q', '--query', 'directory_provisionings[].connection_id'],
       { env },
     );
     const body = JSON.parse((await runCli(['provisionings', 'list', '--take', '3', '-o', 'json'], { env })).stdout);
@@ -86,7 +86,7 @@ describe('--query', () => {
     expect(JSON.parse(r.stderr)).toEqual({
       error: {
         status: null,
-        code: null,
+        code: 'usage',
         message,
         ...(query === '[?' ? { hint: 'see https://jmespath.org for the syntax' } : {}),
         exit_code: 2,
@@ -124,7 +124,7 @@ describe('-o yaml', () => {
   it('is the same data as -o json, for one page and for --all', async () => {
     for (const args of [['--take', '5'], ['--all']]) {
       const asJson = await runCli(['provisionings', 'list', ...args, '-o', 'json'], { env });
-      const asYaml = await runCli(['provisionings', 'list', ...args, '-o', 'yaml'], { env });
+      const asYaml = await runCli(['provisionings', 'list', ...args, '-o', 'yaml', '-q'], { env });
       expect(asYaml.code).toBe(0);
       expect(asYaml.stderr).toBe('');
       // A page's checkpoint carries the time it was made: the two runs differ there only.
@@ -135,7 +135,17 @@ describe('-o yaml', () => {
 
   it('writes strings with escapes or bidi characters double-quoted and escaped', async () => {
     const r = await runCli(
-      ['provisionings', 'list', '--take', '10', '-o', 'yaml', '--query', 'directory_provisionings[7].connection_name'],
+      [
+        'provisionings',
+        'list',
+        '--take',
+        '10',
+        '-q',
+        '-o',
+        'yaml',
+        '--query',
+        'directory_provisionings[7].connection_name',
+      ],
       { env },
     );
     expect(r).toEqual({ code: 0, stderr: '', stdout: '"corp-\\e[31mred\\e[0m-\\u202eexe.txt\\u202c"\n' });

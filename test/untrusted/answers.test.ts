@@ -48,7 +48,7 @@ describe('answers that are not the JSON they should be', () => {
     expect(r).toEqual({
       code: 7,
       stdout: '',
-      stderr: `${JSON.stringify({ error: { status: null, code: null, message, exit_code: 7 } })}\n`,
+      stderr: `${JSON.stringify({ error: { status: null, code: 'malformed_answer', message, exit_code: 7 } })}\n`,
     });
   });
 

@@ -35,7 +35,8 @@ describe('pagination against a service that lies', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `${JSON.stringify({ error: { status: null, code: null, message: 'malformed answer from the service: 3 pages in a row with nothing new, after 0 of the 1000000000000 permissions it announced', exit_code: 7 } })}\n`,
+      'incomplete: printed 0 of 1000000000000\n' +
+        `${JSON.stringify({ error: { status: null, code: 'malformed_answer', message: 'malformed answer from the service: 3 pages in a row with nothing new, after 0 of the 1000000000000 permissions it announced', exit_code: 7 } })}\n`,
     );
     // The first page, the three empty ones, and at most the one fetched ahead.
     expect(server.apiRequests().length).toBeLessThanOrEqual(5);
@@ -47,7 +48,9 @@ describe('pagination against a service that lies', () => {
     expect(r).toEqual({
       code: 7,
       stdout: '',
-      stderr: 'svcadm: malformed answer from the service: 3 empty pages in a row, each with a new checkpoint\n',
+      stderr:
+        'incomplete: printed 0, more existed\n' +
+        'svcadm: malformed answer from the service: 3 empty pages in a row, each with a new checkpoint\n',
     });
     expect(server.apiRequests()).toHaveLength(3);
   });
@@ -81,6 +84,9 @@ describe('pagination against a service that lies', () => {
     const r = await runCli(['provisionings', 'list', '--all', '-o', 'ndjson'], { env: server.env() });
     expect(r.code).toBe(7);
     expect(r.stdout.trim().split('\n')).toHaveLength(501);
-    expect(JSON.parse(r.stderr).error.message).toBe('the service returned the same pagination checkpoint twice');
+    expect(r.stderr).toBe(
+      'incomplete: printed 501, more existed\n' +
+        '{"error":{"status":null,"code":"malformed_answer","message":"the service returned the same pagination checkpoint twice","exit_code":7}}\n',
+    );
   });
 });
