@@ -219,3 +219,76 @@ describe('svcadm commands', () => {
     expect(JSON.parse(ndjson.stdout)).toEqual(await catalog());
   });
 });
+
+describe('svcadm commands --json: what a script or an agent must know before running a command', () => {
+  it('marks the commands that change data and those that never return by themselves', async () => {
+    const all = entries((await catalog()).commands).filter((e) => e.commands.length === 0);
+    const marked = (key: 'destructive' | 'streaming') =>
+      all
+        .filter((e) => e[key])
+        .map((e) => e.command)
+        .sort();
+    expect(marked('destructive')).toEqual(['api', 'connections delete-user']);
+    expect(marked('streaming')).toEqual(['emulator', 'events tail']);
+    for (const entry of all) {
+      expect(typeof entry.destructive).toBe('boolean');
+      expect(typeof entry.streaming).toBe('boolean');
+    }
+  });
+
+  it('marks required options: --email of delete-user, and no other', async () => {
+    const { commands, global_options: globals } = await catalog();
+    const required = entries(commands).flatMap((e) =>
+      e.options.filter((o) => o.required).map((o) => `${e.command} ${o.flags}`),
+    );
+    expect(required).toEqual(['connections delete-user --email <email>']);
+    expect(globals.filter((o) => o.required)).toEqual([]);
+  });
+
+  it('lists the exit codes and svcadm error codes of the envelope', async () => {
+    const { exit_codes: exits, error_codes: codes } = await catalog();
+    expect(exits.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 74, 129, 130, 143]);
+    expect(codes.map((e) => e.code)).toEqual([
+      'usage',
+      'confirmation_required',
+      'not_confirmed',
+      'config_invalid',
+      'profile_not_found',
+      'file_unreadable',
+      'file_unwritable',
+      'no_credentials',
+      'unauthorized',
+      'token_refused',
+      'forbidden',
+      'stream_limit',
+      'not_found',
+      'rate_limited',
+      'rejected',
+      'server_error',
+      'network',
+      'timeout',
+      'malformed_answer',
+      'list_changed',
+      'plain_http',
+      'forward_failed',
+      'output_failed',
+      'interrupted',
+      'terminated',
+      'hung_up',
+      'internal_error',
+    ]);
+    expect(codes.find((e) => e.code === 'confirmation_required')?.meaning).toBe(
+      'a destructive command off a terminal (or driven by an agent) without --yes; nothing was sent',
+    );
+  });
+
+  it('a required option left out is our usage error: exit 2, nothing sent', async () => {
+    const r = await runCli(['connections', 'delete-user', 'con_1', '--yes', '-o', 'json']);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        '{"error":{"status":null,"code":"usage","message":"--email is required (<email>)","hint":"see \'svcadm connections delete-user --help\'","exit_code":2}}\n',
+    });
+  });
+});
