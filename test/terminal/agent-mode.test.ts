@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { openTerminal } from '../helpers/tmux.js';
+
+// Issue 16, item 6: agent mode makes svcadm behave as off a terminal even in a pseudo-terminal (tmux here): data
+// formats by default, JSON errors, no prompt (a destructive command needs --yes).
+
+let emu: TestEmulator;
+let configDir: string;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  configDir = tempConfigDir();
+});
+afterAll(async () => {
+  await emu?.close();
+});
+beforeEach(async () => {
+  await emu.clearRequests();
+});
+
+/** Runs the built svcadm in a 250-column pseudo-terminal with the emulator's credentials and `env`. */
+async function inTerminal(args: string[], env: Record<string, string> = {}) {
+  return openTerminal([process.execPath, BIN, ...args], {
+    columns: 250,
+    rows: 40,
+    env: { ...emu.env, SVCADM_CONFIG_DIR: configDir, ...env },
+  });
+}
+
+async function sentNothing(): Promise<void> {
+  const { counters } = await emu.requests();
+  expect(counters.interfaceRequests + counters.tokenRequests).toBe(0);
+}
+
+const deleteUser = () => [
+  'connections',
+  'delete-user',
+  emu.fixtures.databaseConnectionId,
+  '--email',
+  'bob@example.com',
+];
+
+describe('a delete without --yes in a pseudo-terminal', () => {
+  it.each([
+    ['SVCADM_AGENT', '1'],
+    ['CLAUDECODE', '1'],
+    ['CODEX_SANDBOX', 'seatbelt'],
+  ])('%s=%s: refused with the JSON envelope, exit 2, nothing sent', async (variable, value) => {
+    const terminal = await inTerminal(deleteUser(), { [variable]: value });
+    try {
+      expect(await terminal.exited()).toBe(2);
+      expect(await terminal.screen()).toBe(
+        `{"error":{"status":null,"code":"confirmation_required","message":"refusing to delete without confirmation: agent mode (${variable})","hint":"pass --yes to delete","exit_code":2}}`,
+      );
+    } finally {
+      await terminal.close();
+    }
+    await sentNothing();
+  });
+
+  it('without a marker (or with SVCADM_AGENT=0 over one): it asks, and a no sends nothing', async () => {
+    for (const env of [{}, { SVCADM_AGENT: '0', CLAUDECODE: '1' }]) {
+      const terminal = await inTerminal(deleteUser(), env);
+      try {
+        const host = new URL(emu.url).host;
+        const question = `Delete bob@example.com from connection ${emu.fixtures.databaseConnectionId} on ${host}? [y/N]`;
+        await terminal.waitFor((screen) => screen.includes('[y/N]'));
+        expect(await terminal.screen()).toBe(question);
+        await terminal.keys('n', 'Enter');
+        expect(await terminal.exited()).toBe(2);
+        expect(await terminal.screen()).toBe(`${question} n\nsvcadm: not confirmed: nothing was deleted`);
+      } finally {
+        await terminal.close();
+      }
+      await sentNothing();
+    }
+  });
+});
+
+describe('data by default in a pseudo-terminal', () => {
+  it('GEMINI_CLI=1: a policy is JSON; the same run without it, a table', async () => {
+    const id = emu.fixtures.policyIdByAction.block;
+    const agent = await inTerminal(['policies', 'get', id], { GEMINI_CLI: '1' });
+    const person = await inTerminal(['policies', 'get', id]);
+    try {
+      expect(await agent.exited()).toBe(0);
+      expect(await person.exited()).toBe(0);
+      const shown = await agent.screen();
+      expect(JSON.parse(shown)).toMatchObject({ id, configuration: { action: 'block' } });
+      expect((await person.screen()).split('\n')[0]).toMatch(/^Rate limit policy /);
+    } finally {
+      await agent.close();
+      await person.close();
+    }
+  });
+});
+
+describe('no live view for an agent', () => {
+  it('AI_AGENT=my-bot: events tail prints NDJSON lines in a pseudo-terminal, with no status line', async () => {
+    const { before } = await emu.emit('user.created', 2);
+    const terminal = await inTerminal(['events', 'tail', '--from', before, '--max-events', '2', '--query', 'type'], {
+      AI_AGENT: 'my-bot',
+    });
+    try {
+      expect(await terminal.exited()).toBe(0);
+      expect(await terminal.screen()).toBe('"user.created"\n"user.created"');
+    } finally {
+      await terminal.close();
+    }
+  });
+});
+
+describe('auth status says that agent mode is on and why', () => {
+  it('names the variable and the agent', async () => {
+    const env = { ...emu.env, CLAUDECODE: '1' };
+    const r = await runCli(['auth', 'status', '-o', 'json'], { env, tty: { stdout: true, stdin: true } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).agent_mode).toEqual({ on: true, variable: 'CLAUDECODE', agent: 'claude-code' });
+    const own = await runCli(['auth', 'status', '-o', 'json'], { env: { ...emu.env, SVCADM_AGENT: '1' } });
+    expect(JSON.parse(own.stdout).agent_mode).toEqual({ on: true, variable: 'SVCADM_AGENT', agent: null });
+    const off = await runCli(['auth', 'status', '-o', 'json'], {
+      env: { ...emu.env, CLAUDECODE: '1', SVCADM_AGENT: '0' },
+    });
+    expect(JSON.parse(off.stdout).agent_mode).toEqual({ on: false, variable: 'SVCADM_AGENT', agent: null });
+    const none = await runCli(['auth', 'status', '-o', 'json'], { env: emu.env });
+    expect(JSON.parse(none.stdout).agent_mode).toEqual({ on: false, variable: null, agent: null });
+  });
+
+  it('a value of SVCADM_AGENT that is neither 1 nor 0 is exit 2, nothing sent', async () => {
+    const r = await runCli(['auth', 'status'], { env: { ...emu.env, SVCADM_AGENT: 'yes' } });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: "svcadm: SVCADM_AGENT must be 1 or 0, got 'yes'\n" });
+    await sentNothing();
+  });
+});
