@@ -60,7 +60,8 @@ describe('a delete without --yes in a pseudo-terminal', () => {
   });
 
   it('without a marker (or with SVCADM_AGENT=0 over one): it asks, and a no sends nothing', async () => {
-    for (const env of [{}, { SVCADM_AGENT: '0', CLAUDECODE: '1' }]) {
+    const runs: Array<Record<string, string>> = [{}, { SVCADM_AGENT: '0', CLAUDECODE: '1' }];
+    for (const env of runs) {
       const terminal = await inTerminal(deleteUser(), env);
       try {
         const host = new URL(emu.url).host;
