@@ -150,3 +150,26 @@ describe("the service's own code", () => {
     expect(codes).toEqual(['inexistent_user', 'not_found', 'not_found']);
   });
 });
+
+describe('the stream-limit 403', () => {
+  it('keeps its own message and gets the code stream_limit (the service sends no errorCode)', async () => {
+    server = await startLoopback([
+      json(403, {
+        statusCode: 403,
+        error: 'Forbidden',
+        message: 'Maximum concurrent event stream connections reached. Please close existing connections.',
+      }),
+    ]);
+    const { exit, stdout, error } = await envelope(['events', 'tail', '--max-events', '1', '-o', 'ndjson'], {
+      env: envFor(server.url),
+    });
+    expect({ exit, stdout, code: error.code, status: error.status, message: error.message }).toEqual({
+      exit: 4,
+      stdout: '',
+      code: 'stream_limit',
+      status: 403,
+      message:
+        'too many event streams are open at once for this tenant: Maximum concurrent event stream connections reached. Please close existing connections.',
+    });
+  });
+});

@@ -114,6 +114,21 @@ describe('no live view for an agent', () => {
   });
 });
 
+describe('no colour and no progress for an agent, even with -o table on a terminal', () => {
+  it('CURSOR_AGENT=1: the table is plain text and stderr has no progress line; without it, both', async () => {
+    const args = ['users', 'permissions', emu.fixtures.bulkUserId, '--all', '-o', 'table'];
+    const tty = { stdout: true, stderr: true, stdin: true };
+    const agent = await runCli(args, { env: { ...emu.env, CURSOR_AGENT: '1' }, tty });
+    const person = await runCli(args, { env: emu.env, tty });
+    expect({ code: agent.code, stderr: agent.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(agent.stdout).not.toContain('\x1b');
+    expect(agent.stdout.split('\n')[0]).toMatch(/^PERMISSION +API +IDENTIFIER/);
+    expect(person.code).toBe(0);
+    expect(person.stderr).toContain('\r\x1b[2K');
+    expect(person.stdout).toContain('\x1b[');
+  });
+});
+
 describe('auth status says that agent mode is on and why', () => {
   it('names the variable and the agent', async () => {
     const env = { ...emu.env, CLAUDECODE: '1' };
