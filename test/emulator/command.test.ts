@@ -196,7 +196,7 @@ describe('svcadm emulator: running', () => {
       const claims = {
         iss: start.admin.clientId,
         sub: start.admin.clientId,
-        aud: `${start.url}/oauth/token`,
+        aud: `${start.url}/`,
         exp: now + 60,
         jti: 'cli-1',
       };
