@@ -33,6 +33,10 @@ export interface EmulatorFlags {
   clientPublicKey?: string;
   control?: boolean;
   logRequests?: boolean;
+  /** false with `--no-directory-provisioning`. */
+  directoryProvisioning?: boolean;
+  /** false with `--no-rate-limit-policies`. */
+  rateLimitPolicies?: boolean;
 }
 
 /** commander's attribute name of a flag: `--drop-streams-after` -> `dropStreamsAfter`. */
@@ -95,6 +99,8 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
     o.clientSecret = flags.clientSecret;
   }
   o.control = flags.control === true;
+  if (flags.directoryProvisioning === false) o.directoryProvisioning = false;
+  if (flags.rateLimitPolicies === false) o.rateLimitPolicies = false;
   return o;
 }
 
@@ -120,6 +126,8 @@ export function registerEmulatorCommand(program: SvcadmCommand, host: Host): voi
       'register this RSA public key on the admin client: it may then authenticate with a signed client_assertion',
     )
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
+    .option('--no-directory-provisioning', 'model a tenant without directory provisioning (403 on that list)')
+    .option('--no-rate-limit-policies', 'model a tenant without rate limit policies (403 on those endpoints)')
     .option('--log-requests', 'print one line per request on stderr')
     .environment([])
     .option(

@@ -80,6 +80,7 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
   );
   const state: EmulatorState = {
     origin,
+    features: { directoryProvisioning: opts.directoryProvisioning, rateLimitPolicies: opts.rateLimitPolicies },
     data: makeSeedData(opts),
     settings,
     tokens: new TokenService(
