@@ -119,7 +119,7 @@ export function registerEmulatorCommand(program: SvcadmCommand, host: Host): voi
   command
     .option(
       '--client-secret <secret>',
-      "the admin client's secret (default: derived from --seed, the same on every start)",
+      "the admin client's secret (default: a new random one on every start, printed at start)",
     )
     .option(
       '--client-public-key <pem-file>',
@@ -179,10 +179,11 @@ function startFailure(err: unknown, options: EmulatorOptions): unknown {
   return err;
 }
 
+/** The secrets are random per start; what other machines could still reach is the control API. */
 function warnAboutSecrets(inv: Invocation, options: EmulatorOptions): void {
-  if (options.clientSecret !== undefined || isLoopbackHost(options.host ?? '127.0.0.1')) return;
+  if (options.control !== true || isLoopbackHost(options.host ?? '127.0.0.1')) return;
   inv.io.notice(
-    `svcadm emulator: warning: the client secrets follow from --seed and ${options.host} is reachable from other machines; choose a secret with --client-secret`,
+    `svcadm emulator: warning: ${options.host} is reachable from other machines, and so is the control API (--control): anyone there can reset the tenant and inject faults`,
   );
 }
 

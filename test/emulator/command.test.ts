@@ -167,14 +167,15 @@ function runJsonEmulator(args: string[]) {
 }
 
 describe('svcadm emulator: running', () => {
-  it('gives the same secrets on every start with the same --seed, and --client-secret chooses the admin one', async () => {
+  it('gives new secrets on every start, even with the same --seed, and --client-secret chooses the admin one', async () => {
     const first = runJsonEmulator(['--seed', '9']);
     const second = runJsonEmulator(['--seed', '9']);
     const chosen = runJsonEmulator(['--seed', '9', '--client-secret', 'chosen-secret']);
     try {
       const [a, b, c] = await Promise.all([first.start, second.start, chosen.start]);
-      expect(a.env.SVCADM_CLIENT_SECRET).toBe(b.env.SVCADM_CLIENT_SECRET);
-      expect(a.readOnly.clientSecret).toBe(b.readOnly.clientSecret);
+      expect(a.env.SVCADM_CLIENT_ID).toBe(b.env.SVCADM_CLIENT_ID);
+      expect(a.env.SVCADM_CLIENT_SECRET).not.toBe(b.env.SVCADM_CLIENT_SECRET);
+      expect(a.readOnly.clientSecret).not.toBe(b.readOnly.clientSecret);
       expect(a.env.SVCADM_CLIENT_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(c.env.SVCADM_CLIENT_SECRET).toBe('chosen-secret');
     } finally {
@@ -225,17 +226,17 @@ describe('svcadm emulator: running', () => {
     expect(wrongHalf.stderr).toContain('this is a private key: register the public key');
   });
 
-  it('warns that secrets follow from the seed when bound beyond loopback without --client-secret', async () => {
-    const open = runJsonEmulator(['--host', '0.0.0.0']);
+  it('warns when the control API is reachable beyond loopback (the secrets are random per start)', async () => {
+    const open = runJsonEmulator(['--host', '0.0.0.0', '--control']);
     await open.start;
     const opened = await open.stop();
     expect(opened.stderr).toContain(
-      'svcadm emulator: warning: the client secrets follow from --seed and 0.0.0.0 is reachable from other machines; choose a secret with --client-secret\n',
+      'svcadm emulator: warning: 0.0.0.0 is reachable from other machines, and so is the control API (--control): anyone there can reset the tenant and inject faults\n',
     );
-    const chosen = runJsonEmulator(['--host', '0.0.0.0', '--client-secret', 'x-y-z']);
-    await chosen.start;
-    expect((await chosen.stop()).stderr).not.toContain('warning');
-    const local = runJsonEmulator([]);
+    const plain = runJsonEmulator(['--host', '0.0.0.0']);
+    await plain.start;
+    expect((await plain.stop()).stderr).not.toContain('warning');
+    const local = runJsonEmulator(['--control']);
     await local.start;
     expect((await local.stop()).stderr).not.toContain('warning');
   });

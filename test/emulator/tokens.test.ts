@@ -399,11 +399,16 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
         assertion({ iss: keyed.readOnly.clientId, sub: keyed.readOnly.clientId }, { key: otherKey.privateKey }),
       );
     expect((await readOnly()).status).toBe(401);
-    const register = (body: unknown) =>
+    // Registering a key takes the client's secret (issue 17 item 15).
+    const secretOf = (client: string) =>
+      client === 'readOnly' || client === keyed.readOnly.clientId
+        ? keyed.readOnly.clientSecret
+        : keyed.admin.clientSecret;
+    const register = (body: { client: string; publicKey: string }) =>
       fetch(`${keyed.url}/__emulator/client-keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+        body: JSON.stringify({ ...body, clientSecret: secretOf(body.client) }),
       });
     const added = await register({ client: 'readOnly', publicKey: pem(otherKey.publicKey) });
     expect(added.status).toBe(201);
