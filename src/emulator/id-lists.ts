@@ -100,9 +100,11 @@ export function listConnections(state: EmulatorState, call: InterfaceRequest): v
     )
     .map((c) => project(connectionBody(c), fields, include));
   const checkpoint = call.query.has('take') || call.query.has('from');
-  if (checkpoint && (call.query.has('page') || call.query.has('per_page') || call.query.has('include_totals'))) {
-    throw queryError('take and from cannot be combined with page, per_page or include_totals');
+  // The vendor's Node SDK sends include_totals with take; the checkpoint form answers without totals.
+  if (checkpoint && (call.query.has('page') || call.query.has('per_page'))) {
+    throw queryError('take and from cannot be combined with page or per_page');
   }
+  if (checkpoint) booleanParam(call.query, 'include_totals');
   if (!checkpoint) {
     const page = parseOffsetPage(call.query, state.settings.pageCap);
     sendJson(call.res, 200, offsetPageBody(matching, page, 'connections'), call.headers);

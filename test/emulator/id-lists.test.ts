@@ -123,6 +123,10 @@ describe('GET /connections', () => {
       total: 60,
     });
     expect((await get('/connections?take=5&page=1')).status).toBe(400);
+    // As the vendor's Node SDK sends it: take wins, the answer is a checkpoint page.
+    const sdkStyle = (await get('/connections?take=5&include_totals=true')).json as Page<'connections'>;
+    expect(sdkStyle.connections).toHaveLength(5);
+    expect(typeof sdkStyle.next).toBe('string');
   });
 
   it('the read-only client (read:connections) may list them; no token is a 401', async () => {
