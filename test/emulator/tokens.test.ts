@@ -422,7 +422,7 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
     expect((await withAssertion(assertion({}, { key: otherKey.privateKey }))).status).toBe(200);
 
     const privatePem = otherKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const refusedKeys: Array<[unknown, string]> = [
+    const refusedKeys: Array<[{ client: string; publicKey: string }, string]> = [
       [
         { client: 'admin', publicKey: privatePem },
         'publicKey: this is a private key: register the public key (openssl rsa -in key.pem -pubout)',
