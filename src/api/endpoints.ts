@@ -4,7 +4,6 @@ import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom, parseErrorBody } from './error-body.js';
 import { malformedAnswer } from './json-answer.js';
 import type {
-  Connection,
   ConnectionPage,
   DirectoryProvisioningPage,
   EmailUser,
@@ -150,8 +149,6 @@ export async function findUsersByEmail(api: ApiClient, email: string): Promise<J
 function hasId(key: string): (item: unknown) => boolean {
   return (item) => isRecord(item) && typeof item[key] === 'string' && item[key] !== '';
 }
-
-export type { Connection };
 
 export interface PermissionsQuery {
   page?: number | undefined;
