@@ -292,3 +292,38 @@ describe('a tenant without directory provisioning (issue 18 item 5)', () => {
     }
   });
 });
+
+describe('scopes: read:rate_limit_policies, read:connections, read:users', () => {
+  /** A token of the admin client narrowed to `scope`, as a tenant grants a client only some scopes. */
+  async function tokenWith(scope: string): Promise<string> {
+    const res = await fetch(`${emu.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: emu.admin.clientId,
+        client_secret: emu.admin.clientSecret,
+        audience: `${emu.url}/api/v2/`,
+        scope,
+      }),
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
+
+  it('a missing scope is named, with the hint to grant it; it is never taken for a missing feature', async () => {
+    const token = await tokenWith('read:events');
+    const tokenEnv = { SVCADM_CONFIG_DIR: tempConfigDir(), SVCADM_DOMAIN: emu.url, SVCADM_TOKEN: token };
+    for (const [args, scope] of [
+      [['policies', 'list'], 'read:rate_limit_policies'],
+      [['connections', 'list'], 'read:connections'],
+      [['users', 'find', '--email', 'alice@example.com'], 'read:users'],
+    ] as Array<[string[], string]>) {
+      const r = await runCli(args, { env: tokenEnv });
+      expect([r.code, r.stdout, r.stderr], args.join(' ')).toEqual([
+        4,
+        '',
+        `svcadm: forbidden: Insufficient scope, expected any of: ${scope} — grant the scope ${scope} to the client in the tenant's settings\n`,
+      ]);
+    }
+  });
+});
