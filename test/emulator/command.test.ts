@@ -226,6 +226,27 @@ describe('svcadm emulator: running', () => {
     expect(wrongHalf.stderr).toContain('this is a private key: register the public key');
   });
 
+  it('--no-directory-provisioning and --no-rate-limit-policies model a tenant without those features', async () => {
+    const lacking = runJsonEmulator(['--no-directory-provisioning', '--no-rate-limit-policies']);
+    try {
+      const { env } = await lacking.start;
+      const cli = { env: { ...env, SVCADM_CONFIG_DIR: tempConfigDir() } };
+      const provisionings = await runCli(['provisionings', 'list'], cli);
+      expect([provisionings.code, provisionings.stderr]).toEqual([
+        4,
+        "svcadm: directory provisioning not enabled on this tenant: The directory provisioning feature is not enabled for this tenant. — directory provisioning depends on the tenant's plan: enable it in the tenant's settings or ask the service\n",
+      ]);
+      const policies = await runCli(['policies', 'get', 'rlp_1'], cli);
+      expect([policies.code, policies.stderr]).toEqual([
+        4,
+        'svcadm: rate limit policies not enabled on this tenant: The rate limit policies feature is not enabled for this tenant. — rate limit policies are an Early Access feature: ask the service to enable them on this tenant\n',
+      ]);
+      expect((await runCli(['connections', 'list', '--take', '1'], cli)).code).toBe(0);
+    } finally {
+      expect((await lacking.stop()).code).toBe(0);
+    }
+  });
+
   it('warns when the control API is reachable beyond loopback (the secrets are random per start)', async () => {
     const open = runJsonEmulator(['--host', '0.0.0.0', '--control']);
     await open.start;
