@@ -105,7 +105,7 @@ export function registerConnectionsCommands(program: SvcadmCommand, host: Host):
       'after',
       examples(
         'svcadm connections list',
-        'svcadm connections list --strategy auth0   # the database connections, for delete-user',
+        'svcadm connections list --strategy auth0',
         'svcadm connections list --strategy samlp --strategy oidc --all -o ndjson | jq -r .id',
       ),
     )
