@@ -38,6 +38,9 @@ try {
   await svcadm(['policies', 'get', emu.fixtures.policyIdByAction.redirect]);
   await svcadm(['policies', 'get', emu.fixtures.policyIdByAction.block, '-o', 'json']);
   await svcadm(['provisionings', 'list', '--take', '5']);
+  await svcadm(['policies', 'list']);
+  await svcadm(['connections', 'list', '--strategy', 'auth0']);
+  await svcadm(['users', 'find', '--email', emu.fixtures.sharedEmail]);
   await svcadm(['users', 'permissions', emu.fixtures.userId, '--all']);
   await svcadm(['events', 'tail', '--type', 'user.created', '--since', '7d', '--max-events', '5']);
   console.log('\nDone. Try it yourself: npx svcadm emulator (or npm link, then svcadm emulator)');

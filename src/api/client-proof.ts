@@ -17,6 +17,15 @@ export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-b
 /** An assertion is good for a minute: enough for one token request, useless if it leaks. */
 const ASSERTION_LIFETIME_S = 60;
 
+/**
+ * The `aud` of a client assertion: the issuer URL of the token service that receives it, its origin with a trailing
+ * slash (`https://tenant.example.com/`), as the vendor's SDKs and CLI sign it. With `--auth-url` (a custom domain)
+ * that is the auth origin, not the interface's domain: the assertion is addressed to whoever checks it.
+ */
+export function assertionAudience(tokenUrl: string): string {
+  return `${new URL(tokenUrl).origin}/`;
+}
+
 function oneWay(salt: string, secret: string): string {
   return createHash('sha256').update(`svcadm token cache\0${salt}\0${secret}`).digest('base64url');
 }
@@ -55,7 +64,7 @@ export function clientProof(
         .setProtectedHeader({ alg: credential.algorithm, typ: 'JWT' })
         .setIssuer(client.clientId)
         .setSubject(client.clientId)
-        .setAudience(client.tokenUrl)
+        .setAudience(assertionAudience(client.tokenUrl))
         .setJti(randomUUID())
         .setIssuedAt(now)
         .setExpirationTime(now + ASSERTION_LIFETIME_S)

@@ -1,13 +1,21 @@
-import type { ApiError } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { ApiClient, JsonResult } from './client.js';
 import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom, parseErrorBody } from './error-body.js';
 import { malformedAnswer } from './json-answer.js';
-import type { DirectoryProvisioningPage, RateLimitPolicy, UserPermission, UserPermissionTotals } from './types.js';
+import type {
+  ConnectionPage,
+  DirectoryProvisioningPage,
+  EmailUser,
+  RateLimitPolicy,
+  RateLimitPolicyPage,
+  UserPermission,
+  UserPermissionTotals,
+} from './types.js';
 
 /** GET /rate-limit-policies/{id} (Early Access). */
 export async function getRateLimitPolicy(api: ApiClient, id: string): Promise<JsonResult<RateLimitPolicy>> {
-  const result = await api.getJson<unknown>(api.url(['rate-limit-policies', id]), 'rate limit policy');
+  const result = await getFeatureJson(api, api.url(['rate-limit-policies', id]), 'rate limit policy', RATE_LIMITS);
   if (!isRecord(result.data)) throw malformedAnswer('a list where a rate limit policy was expected');
   return { data: result.data as unknown as RateLimitPolicy, headers: result.headers };
 }
@@ -23,16 +31,123 @@ export async function listDirectoryProvisionings(
   query: ProvisioningsQuery,
 ): Promise<JsonResult<DirectoryProvisioningPage>> {
   const url = api.url(['connections-directory-provisionings'], { from: query.from, take: query.take });
-  const result = await api.getJson<unknown>(url, 'directory provisionings');
-  const body = result.data;
-  if (!isRecord(body) || !Array.isArray(body.directory_provisionings)) {
-    throw malformedAnswer('no directory_provisionings array');
-  }
+  const result = await getFeatureJson(api, url, 'directory provisionings', DIRECTORY_PROVISIONING);
+  return {
+    data: checkpointBody<DirectoryProvisioningPage>(result.data, 'directory_provisionings'),
+    headers: result.headers,
+  };
+}
+
+/** A checkpoint page's body: an object with an array under `key` and, when more exist, a checkpoint `next`. */
+function checkpointBody<P>(body: unknown, key: string, isItem: (item: unknown) => boolean = () => true): P {
+  if (!isRecord(body) || !Array.isArray(body[key])) throw malformedAnswer(`no ${key} array`);
+  if (!(body[key] as unknown[]).every(isItem)) throw malformedAnswer(`an item of ${key} is not an object with an id`);
   const { next } = body;
   if (next !== undefined && next !== null && next !== '' && !(typeof next === 'string' && isCursor(next))) {
     throw malformedAnswer(`next is not a checkpoint (${CURSOR_RULE})`);
   }
-  return { data: body as unknown as DirectoryProvisioningPage, headers: result.headers };
+  return body as P;
+}
+
+/** A feature a tenant's plan may lack: its name, and what to do about it. */
+interface Feature {
+  name: string;
+  hint: string;
+}
+
+const RATE_LIMITS: Feature = {
+  name: 'rate limit policies',
+  hint: 'rate limit policies are an Early Access feature: ask the service to enable them on this tenant',
+};
+const DIRECTORY_PROVISIONING: Feature = {
+  name: 'directory provisioning',
+  hint: "directory provisioning depends on the tenant's plan: enable it in the tenant's settings or ask the service",
+};
+
+/**
+ * A GET whose 403 may mean the tenant lacks the feature rather than the token its scope: a 403 that names no
+ * scope is said to be the feature (the vendor's own deploy tool reads it so).
+ */
+async function getFeatureJson(api: ApiClient, url: URL, what: string, feature: Feature): Promise<JsonResult<unknown>> {
+  try {
+    return await api.getJson<unknown>(url, what);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 403 || err.hint !== undefined) throw err;
+    const { message, code } = parseErrorBody(err.body);
+    throw new ApiError(403, `${feature.name} not enabled on this tenant: ${message ?? '403 Forbidden'}`, {
+      code,
+      headers: err.headers,
+      body: err.body,
+      hint: feature.hint,
+    });
+  }
+}
+
+export interface RateLimitPoliciesQuery {
+  take?: number | undefined;
+  from?: string | undefined;
+  consumerSelector?: string | undefined;
+  resource?: string | undefined;
+  consumer?: string | undefined;
+}
+
+/** GET /rate-limit-policies (checkpoint pages; 403 when the tenant lacks the feature). */
+export async function listRateLimitPolicies(
+  api: ApiClient,
+  query: RateLimitPoliciesQuery,
+): Promise<JsonResult<RateLimitPolicyPage>> {
+  const url = api.url(['rate-limit-policies'], {
+    take: query.take,
+    from: query.from,
+    consumer_selector: query.consumerSelector,
+    resource: query.resource,
+    consumer: query.consumer,
+  });
+  const result = await getFeatureJson(api, url, 'rate limit policies', RATE_LIMITS);
+  return {
+    data: checkpointBody<RateLimitPolicyPage>(result.data, 'rate_limit_policies', hasId('id')),
+    headers: result.headers,
+  };
+}
+
+export interface ConnectionsQuery {
+  /** Any of these strategies (`auth0`: the database connections). */
+  strategies?: readonly string[] | undefined;
+  name?: string | undefined;
+  take?: number | undefined;
+  from?: string | undefined;
+}
+
+/** What svcadm asks for when no page size is given: the service's own default, and the checkpoint form with it. */
+export const CONNECTIONS_TAKE_DEFAULT = 50;
+
+/**
+ * GET /connections, always in the checkpoint form (`take` is sent, so the answer is `{connections, next}`); an older
+ * service's bare array is read as one last page.
+ */
+export async function listConnections(api: ApiClient, query: ConnectionsQuery): Promise<JsonResult<ConnectionPage>> {
+  const url = api.url(['connections'], {
+    strategy: query.strategies !== undefined && query.strategies.length > 0 ? [...query.strategies] : undefined,
+    name: query.name,
+    take: query.take ?? CONNECTIONS_TAKE_DEFAULT,
+    from: query.from,
+  });
+  const result = await api.getJson<unknown>(url, 'connections');
+  const body = Array.isArray(result.data) ? { connections: result.data } : result.data;
+  return { data: checkpointBody<ConnectionPage>(body, 'connections', hasId('id')), headers: result.headers };
+}
+
+/** GET /users-by-email?email= — every user with that address (one per connection that holds it); `[]` for none. */
+export async function findUsersByEmail(api: ApiClient, email: string): Promise<JsonResult<EmailUser[]>> {
+  const result = await api.getJson<unknown>(api.url(['users-by-email'], { email }), `users with e-mail ${email}`);
+  const body = result.data;
+  if (!Array.isArray(body)) throw malformedAnswer('expected a list of users');
+  if (!body.every(hasId('user_id'))) throw malformedAnswer('a user without a user_id string');
+  return { data: body as EmailUser[], headers: result.headers };
+}
+
+function hasId(key: string): (item: unknown) => boolean {
+  return (item) => isRecord(item) && typeof item[key] === 'string' && item[key] !== '';
 }
 
 export interface PermissionsQuery {

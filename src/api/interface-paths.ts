@@ -5,7 +5,10 @@ import type { HttpMethod } from './http.js';
  * checks each against the emulator. `/events` is left out: it is a stream, for `svcadm events tail`.
  */
 export const INTERFACE_OPERATIONS: ReadonlyArray<{ method: HttpMethod; path: string }> = [
+  { method: 'GET', path: '/rate-limit-policies' },
   { method: 'GET', path: '/rate-limit-policies/{id}' },
+  { method: 'GET', path: '/connections' },
+  { method: 'GET', path: '/users-by-email' },
   { method: 'GET', path: '/connections-directory-provisionings' },
   { method: 'GET', path: '/users/{id}/permissions' },
   { method: 'DELETE', path: '/connections/{id}/users' },

@@ -1,7 +1,15 @@
 import type { ApiClient } from './client.js';
-import { listDirectoryProvisionings, listUserPermissions, permissionItems } from './endpoints.js';
-import { checkpointPages, deduplicator, offsetList } from './paginate.js';
-import type { DirectoryProvisioning, UserPermission } from './types.js';
+import {
+  type ConnectionsQuery,
+  listConnections,
+  listDirectoryProvisionings,
+  listRateLimitPolicies,
+  listUserPermissions,
+  permissionItems,
+  type RateLimitPoliciesQuery,
+} from './endpoints.js';
+import { type CheckpointPage, checkpointPages, deduplicator, offsetList } from './paginate.js';
+import type { Connection, DirectoryProvisioning, RateLimitPolicy, UserPermission } from './types.js';
 
 /** One page of an `--all` listing: the items not seen before, and how far the list has got. */
 export interface PagerPage<T> {
@@ -53,18 +61,62 @@ function permissionKey(p: UserPermission): string {
 export const PROVISIONINGS_PAGE_MAX = 100;
 
 /** Every directory provisioning configuration, each once, following the checkpoints to the end. */
-export async function* directoryProvisioningPages(
+export function directoryProvisioningPages(
   api: ApiClient,
   opts: { take?: number | undefined },
 ): AsyncGenerator<PagerPage<DirectoryProvisioning>> {
   const take = opts.take ?? PROVISIONINGS_PAGE_MAX;
-  const unique = deduplicator<DirectoryProvisioning>((p) => p.connection_id ?? JSON.stringify(p));
+  return checkpointList(
+    async (from) => {
+      const { data, headers } = await listDirectoryProvisionings(api, { from, take });
+      return { items: data.directory_provisionings, headers, next: data.next ?? undefined };
+    },
+    (p) => p.connection_id ?? JSON.stringify(p),
+  );
+}
+
+export const POLICIES_PAGE_MAX = 100;
+
+/** Every rate limit policy that matches the filters, each once. */
+export function rateLimitPolicyPages(
+  api: ApiClient,
+  query: Omit<RateLimitPoliciesQuery, 'from'>,
+): AsyncGenerator<PagerPage<RateLimitPolicy>> {
+  const take = query.take ?? POLICIES_PAGE_MAX;
+  return checkpointList(
+    async (from) => {
+      const { data, headers } = await listRateLimitPolicies(api, { ...query, take, from });
+      return { items: data.rate_limit_policies, headers, next: data.next ?? undefined };
+    },
+    (p) => p.id,
+  );
+}
+
+export const CONNECTIONS_PAGE_MAX = 100;
+
+/** Every connection that matches the filters, each once. */
+export function connectionPages(
+  api: ApiClient,
+  query: Omit<ConnectionsQuery, 'from'>,
+): AsyncGenerator<PagerPage<Connection>> {
+  const take = query.take ?? CONNECTIONS_PAGE_MAX;
+  return checkpointList(
+    async (from) => {
+      const { data, headers } = await listConnections(api, { ...query, take, from });
+      return { items: data.connections, headers, next: data.next ?? undefined };
+    },
+    (c) => c.id,
+  );
+}
+
+/** A checkpoint list followed to the end, each item once (by `key`), counting what arrived. */
+async function* checkpointList<T>(
+  fetchPage: (from: string | undefined) => Promise<CheckpointPage<T>>,
+  key: (item: T) => string,
+): AsyncGenerator<PagerPage<T>> {
+  const unique = deduplicator<T>(key);
   let fetched = 0;
-  const pages = checkpointPages(async (from) => {
-    const { data, headers } = await listDirectoryProvisionings(api, { from, take });
-    return { items: data.directory_provisionings, headers, next: data.next ?? undefined };
-  });
-  for await (const page of pages) {
+  for await (const page of checkpointPages(fetchPage)) {
     fetched += page.items.length;
     yield { items: unique(page.items), fetched };
   }

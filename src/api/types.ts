@@ -18,6 +18,44 @@ export interface RateLimitPolicy {
   updated_at?: string;
 }
 
+export interface RateLimitPolicyPage {
+  rate_limit_policies: RateLimitPolicy[];
+  next?: string;
+}
+
+/** A connection as `GET /connections` lists it (database connections have `strategy: "auth0"`). */
+export interface Connection {
+  id: string;
+  name?: string;
+  display_name?: string;
+  strategy?: string;
+  realms?: string[];
+  is_domain_connection?: boolean;
+  enabled_clients?: string[];
+}
+
+export interface ConnectionPage {
+  connections: Connection[];
+  next?: string;
+}
+
+export interface UserIdentity {
+  connection?: string;
+  provider?: string;
+  user_id?: string;
+  isSocial?: boolean;
+}
+
+/** A user as `GET /users-by-email` lists it. */
+export interface EmailUser {
+  user_id: string;
+  email?: string;
+  name?: string;
+  identities?: UserIdentity[];
+  created_at?: string;
+  updated_at?: string;
+}
+
 export interface ProvisioningMapping {
   svc: string;
   idp: string;

@@ -33,6 +33,10 @@ export interface EmulatorFlags {
   clientPublicKey?: string;
   control?: boolean;
   logRequests?: boolean;
+  /** false with `--no-directory-provisioning`. */
+  directoryProvisioning?: boolean;
+  /** false with `--no-rate-limit-policies`. */
+  rateLimitPolicies?: boolean;
 }
 
 /** commander's attribute name of a flag: `--drop-streams-after` -> `dropStreamsAfter`. */
@@ -95,6 +99,8 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
     o.clientSecret = flags.clientSecret;
   }
   o.control = flags.control === true;
+  if (flags.directoryProvisioning === false) o.directoryProvisioning = false;
+  if (flags.rateLimitPolicies === false) o.rateLimitPolicies = false;
   return o;
 }
 
@@ -114,13 +120,15 @@ export function registerEmulatorCommand(program: SvcadmCommand, host: Host): voi
   command
     .option(
       '--client-secret <secret>',
-      "the admin client's secret (default: derived from --seed, the same on every start)",
+      "the admin client's secret (default: a new random one on every start, printed at start)",
     )
     .option(
       '--client-public-key <pem-file>',
       'register this RSA public key on the admin client: it may then authenticate with a signed client_assertion',
     )
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
+    .option('--no-directory-provisioning', 'model a tenant without directory provisioning (403 on that list)')
+    .option('--no-rate-limit-policies', 'model a tenant without rate limit policies (403 on those endpoints)')
     .option('--log-requests', 'print one line per request on stderr')
     .environment([])
     .option(
@@ -172,10 +180,11 @@ function startFailure(err: unknown, options: EmulatorOptions): unknown {
   return err;
 }
 
+/** The secrets are random per start; what other machines could still reach is the control API. */
 function warnAboutSecrets(inv: Invocation, options: EmulatorOptions): void {
-  if (options.clientSecret !== undefined || isLoopbackHost(options.host ?? '127.0.0.1')) return;
+  if (options.control !== true || isLoopbackHost(options.host ?? '127.0.0.1')) return;
   inv.io.notice(
-    `svcadm emulator: warning: the client secrets follow from --seed and ${options.host} is reachable from other machines; choose a secret with --client-secret`,
+    `svcadm emulator: warning: ${options.host} is reachable from other machines, and so is the control API (--control): anyone there can reset the tenant and inject faults`,
   );
 }
 

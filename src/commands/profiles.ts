@@ -138,7 +138,7 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
       kind: 'client',
       clientId: profile.clientId,
       credential,
-      tokenUrl: `${authOrigin ?? origin}/oauth/token/`,
+      tokenUrl: `${authOrigin ?? origin}/oauth/token`,
       audience: audience ?? `${origin}/api/v2/`,
     });
     const token = await tokens.current();

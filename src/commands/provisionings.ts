@@ -3,10 +3,9 @@ import { directoryProvisioningPages, PROVISIONINGS_PAGE_MAX } from '../api/pager
 import type { DirectoryProvisioning } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
-import { UsageError } from '../errors.js';
 import { cell, type ListTable, type Tone, timeCell } from '../render/table-model.js';
-import { parseIntegerOption } from '../util/duration.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
+import { parseCheckpointListOptions } from './checkpoint-list-options.js';
 
 export const TAKE_MIN = 1;
 export const TAKE_MAX = PROVISIONINGS_PAGE_MAX;
@@ -24,16 +23,7 @@ export interface ProvisioningsListOptions {
 }
 
 export function parseProvisioningsListOptions(raw: ProvisioningsListRaw): ProvisioningsListOptions {
-  const all = raw.all === true;
-  if (all && raw.from !== undefined) {
-    throw new UsageError(
-      '--all cannot be combined with --from',
-      '--all starts at the beginning and follows every page',
-    );
-  }
-  if (raw.from !== undefined && raw.from.trim() === '') throw new UsageError('--from must not be empty');
-  const take = raw.take === undefined ? undefined : parseIntegerOption(raw.take, '--take', TAKE_MIN, TAKE_MAX);
-  return { from: raw.from, take, all };
+  return parseCheckpointListOptions(raw, TAKE_MAX);
 }
 
 export function registerProvisioningsCommands(program: SvcadmCommand, host: Host): void {

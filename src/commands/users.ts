@@ -1,13 +1,14 @@
-import { listUserPermissions, permissionItems } from '../api/endpoints.js';
+import { findUsersByEmail, listUserPermissions, permissionItems } from '../api/endpoints.js';
 import { PERMISSIONS_PAGE_MAX, userPermissionPages } from '../api/pagers.js';
-import type { PermissionSource, UserPermission } from '../api/types.js';
+import type { EmailUser, PermissionSource, UserPermission } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
-import { cell, type ListTable } from '../render/table-model.js';
+import { cell, type ListTable, timeCell } from '../render/table-model.js';
 import { parseIntegerOption } from '../util/duration.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
+import { EMAIL_MAX, parseEmail } from './connections.js';
 
 export const PER_PAGE_MIN = 1;
 export const PER_PAGE_MAX = PERMISSIONS_PAGE_MAX;
@@ -50,6 +51,22 @@ export function parseUserPermissionsOptions(userId: string, raw: UserPermissions
 export function registerUsersCommands(program: SvcadmCommand, host: Host): void {
   const group = program.command('users').description('users of the tenant');
   group
+    .command('find')
+    .description('find the users with an e-mail address, in every connection (GET /users-by-email)')
+    .option('--email <address>', `the e-mail address (required; at most ${EMAIL_MAX} characters)`)
+    .addHelpText(
+      'after',
+      examples(
+        'svcadm users find --email bob@example.com',
+        "svcadm users find --email bob@example.com -o json | jq -r '.[].user_id'",
+      ),
+    )
+    .action(
+      host.action<[], { email?: string }>((inv, _args, opts) =>
+        runUsersFind(inv, parseEmail(opts.email, 'the address to look up')),
+      ),
+    );
+  group
     .command('permissions')
     .description(
       'list the permissions of a user, direct and from directly assigned roles (GET /users/{id}/permissions)',
@@ -76,6 +93,41 @@ export function registerUsersCommands(program: SvcadmCommand, host: Host): void 
         runUserPermissions(inv, parseUserPermissionsOptions(userId, opts)),
       ),
     );
+}
+
+export async function runUsersFind(inv: Invocation, email: string): Promise<void> {
+  const { data } = await findUsersByEmail(inv.services.api(), email);
+  const table = (items: readonly EmailUser[]) => emailUsersTable(items, inv.ctx.clock.now());
+  await inv.out.page(data, data, table, { empty: `No user has the e-mail ${neutralize(email)}.` });
+}
+
+/**
+ * Several connections may hold the same address: the user id and the connection tell the rows apart and are never
+ * cut; the name is cut, then the time goes. -o wide adds the address and the provider.
+ */
+export function emailUsersTable(items: readonly EmailUser[], now: number): ListTable {
+  return {
+    kind: 'list',
+    columns: [
+      { name: 'user id', fit: 'key' },
+      { name: 'connection', fit: 'key' },
+      { name: 'name', fit: 'text', rank: 2 },
+      { name: 'created (utc)', fit: 'detail', rank: 1 },
+      { name: 'email', fit: 'detail', wide: true },
+      { name: 'provider', fit: 'detail', wide: true },
+    ],
+    rows: items.map((u) => {
+      const identity = Array.isArray(u.identities) ? u.identities[0] : undefined;
+      return [
+        cell(u.user_id),
+        cell(identity?.connection),
+        cell(u.name),
+        timeCell(u.created_at, now),
+        cell(u.email),
+        cell(identity?.provider),
+      ];
+    }),
+  };
 }
 
 export async function runUserPermissions(inv: Invocation, opts: UserPermissionsOptions): Promise<void> {

@@ -167,7 +167,7 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
       kind: 'client',
       clientId: clientId.value,
       credential: credential.value,
-      tokenUrl: `${authOrigin}/oauth/token/`,
+      tokenUrl: `${authOrigin}/oauth/token`,
       audience: audience?.value ?? `${apiBase}/`,
     },
     sources: {

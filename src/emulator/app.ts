@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientSecrets } from './client-secrets.js';
 import { type ControlActions, handleControl } from './control.js';
@@ -6,6 +6,7 @@ import { EventFactory } from './event-factory.js';
 import { EventLog } from './event-log.js';
 import { StreamHub } from './event-stream.js';
 import { answerWithFault, FaultInjector } from './faults.js';
+import { isOwnHost, type ListenAddress } from './guard.js';
 import {
   HttpError,
   PayloadTooLarge,
@@ -44,12 +45,14 @@ export interface EmulatorApp {
 export interface AppContext {
   /** Where the app is served, e.g. `http://127.0.0.1:4010`: tokens are bound to it. */
   origin: string;
+  /** The address and port it listens on: a request's `Host` must name them (or `localhost`). */
+  listen: ListenAddress;
   signer: JwtSigner;
   now: () => number;
   log?: ((line: string) => void) | undefined;
 }
 
-export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: AppContext): EmulatorApp {
+export function createApp(opts: ResolvedOptions, { origin, listen, signer, now, log }: AppContext): EmulatorApp {
   const startedAt = now();
   const seedRandom = new Random(opts.seed, 9);
   const secrets = clientSecrets(opts.seed, opts.clientSecret);
@@ -80,6 +83,7 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
   );
   const state: EmulatorState = {
     origin,
+    features: { directoryProvisioning: opts.directoryProvisioning, rateLimitPolicies: opts.rateLimitPolicies },
     data: makeSeedData(opts),
     settings,
     tokens: new TokenService(
@@ -133,6 +137,11 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
     clients() {
       return { admin: admin.clientId, readOnly: readOnly.clientId };
     },
+    secretMatches(clientId, secret) {
+      const client = [admin, readOnly].find((c) => c.clientId === clientId);
+      return client !== undefined && sameText(client.clientSecret, secret);
+    },
+    listen,
     describe() {
       return {
         url: origin,
@@ -152,6 +161,13 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
     handle(req, res) {
       const started = Date.now();
       if (log) res.on('close', () => log(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
+      // DNS rebinding: a page of another site reaches this port under its own name; the Host header still says so.
+      if (!isOwnHost(req.headers.host, listen)) {
+        const shown = (req.headers.host ?? '(none)').slice(0, 200);
+        const message = `Host ${shown} is not this emulator's address; use ${origin}`;
+        sendJson(res, 421, serviceError(421, message, 'host_not_allowed'), { Connection: 'close' });
+        return;
+      }
       dispatch(state, actions, opts.control, req, res).catch((err: unknown) => {
         if (!res.headersSent) sendJson(res, 500, serviceError(500, err instanceof Error ? err.message : String(err)));
         else res.destroy();
@@ -255,4 +271,10 @@ async function interfaceRequest(
     if (!(err instanceof HttpError)) throw err;
     sendJson(res, err.status, err.body, { ...headers, ...err.headers });
   }
+}
+
+/** Compares two secrets in constant time (by their digests, so that lengths do not leak either). */
+function sameText(a: string, b: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(a), digest(b));
 }

@@ -13,8 +13,12 @@ const ALGORITHMS: Record<string, { hash: string; pss: boolean }> = {
 
 /** An assertion may expire at most this far ahead (seconds): it is meant for one token request, made now. */
 export const MAX_ASSERTION_LIFETIME_SECONDS = 300;
-/** Clock skew forgiven on `exp` ahead, `nbf` and `iat` (seconds). */
-const LEEWAY_SECONDS = 30;
+/** Clock skew forgiven on `exp` ahead, `nbf` and `iat` (seconds): the service tolerates only a small one. */
+export const LEEWAY_SECONDS = 10;
+/** The documented size limits of an assertion and of its `iss`, `sub` and `jti` (api-notes, revised in round 3). */
+export const MAX_ASSERTION_BYTES = 2048;
+export const MAX_CLAIM_CHARACTERS = 64;
+const AUD_RULE = "The client_assertion aud claim must be the tenant's URL with a trailing slash, as one string";
 const MIN_MODULUS_BITS = 2048;
 
 /** A PEM public key -> the key, or why it is refused (RSA, 2048 bits or more, public half only). */
@@ -43,15 +47,15 @@ function fail(description: string): AssertionCheck {
 
 /**
  * Checks `client_assertion` JWTs: the signature with a key registered on the client, `iss` = `sub` = the client,
- * `aud` the token URL, `exp` present, not past and not far ahead, and a `jti` used once (remembered until `exp`).
+ * `aud` the issuer URL (one string), `exp` present, not past and not far ahead, and a `jti` used once (remembered until `exp`).
  */
 export class ClientAssertionVerifier {
   private readonly keys = new Map<string, KeyObject[]>();
   private readonly usedJtis = new Map<string, number>();
 
   constructor(
-    /** Whether an `aud` value names this emulator's token URL (as reached through `requestHost`). */
-    private readonly isTokenUrl: (audience: string, requestHost: string | undefined) => boolean,
+    /** Whether an `aud` value is this emulator's issuer URL (as reached through `requestHost`). */
+    private readonly isIssuerUrl: (audience: string, requestHost: string | undefined) => boolean,
     private readonly now: () => number,
   ) {}
 
@@ -68,6 +72,9 @@ export class ClientAssertionVerifier {
   }
 
   check(assertion: string, clientIdParam: string | undefined, requestHost: string | undefined): AssertionCheck {
+    if (Buffer.byteLength(assertion) > MAX_ASSERTION_BYTES) {
+      return fail(`The client_assertion must be at most ${MAX_ASSERTION_BYTES} bytes`);
+    }
     const parts = assertion.split('.');
     if (parts.length !== 3) return fail('client_assertion is not a JWT');
     const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
@@ -79,6 +86,9 @@ export class ClientAssertionVerifier {
     const { iss, sub } = claims;
     if (typeof iss !== 'string' || iss === '' || iss !== sub) {
       return fail('The client_assertion iss and sub claims must both be the client id');
+    }
+    if (iss.length > MAX_CLAIM_CHARACTERS) {
+      return fail(`The client_assertion iss and sub claims must be at most ${MAX_CLAIM_CHARACTERS} characters`);
     }
     if (clientIdParam !== undefined && clientIdParam !== iss) {
       return fail('client_id does not match the client_assertion iss claim');
@@ -98,10 +108,7 @@ export class ClientAssertionVerifier {
       ),
     );
     if (!signed) return fail('Invalid client_assertion signature');
-    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!audiences.some((aud) => typeof aud === 'string' && this.isTokenUrl(aud, requestHost))) {
-      return fail('The client_assertion aud claim must be the token URL');
-    }
+    if (typeof claims.aud !== 'string' || !this.isIssuerUrl(claims.aud, requestHost)) return fail(AUD_RULE);
     const nowSeconds = Math.floor(this.now() / 1000);
     const { exp, nbf, iat, jti } = claims;
     if (typeof exp !== 'number') return fail('The client_assertion has no exp claim');
@@ -114,6 +121,9 @@ export class ClientAssertionVerifier {
     if (typeof iat === 'number' && iat > nowSeconds + LEEWAY_SECONDS)
       return fail('The client_assertion iat is in the future');
     if (typeof jti !== 'string' || jti === '') return fail('The client_assertion has no jti claim');
+    if (jti.length > MAX_CLAIM_CHARACTERS) {
+      return fail(`The client_assertion jti claim must be at most ${MAX_CLAIM_CHARACTERS} characters`);
+    }
     for (const [used, until] of this.usedJtis) if (until <= nowSeconds) this.usedJtis.delete(used);
     const replayKey = `${iss}\u0000${jti}`;
     if (this.usedJtis.has(replayKey)) return fail('The client_assertion jti has already been used');

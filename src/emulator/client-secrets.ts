@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 export interface ClientSecrets {
   admin: string;
@@ -6,12 +6,11 @@ export interface ClientSecrets {
 }
 
 /**
- * The clients' secrets as a pure function of the seed, so that the same `--seed` gives the same secrets on every
- * start and saved profiles and exported variables keep working. A chosen admin secret also keys the read-only
- * one, which then cannot be worked out from the seed alone.
+ * The clients' secrets: the admin secret is chosen (`--client-secret`) or new and random on every start, so that no
+ * one can work it out from the seed; the read-only secret is keyed by it.
  */
 export function clientSecrets(seed: number, chosenAdminSecret?: string): ClientSecrets {
-  const key = chosenAdminSecret ?? `svcadm-emulator-seed:${seed}`;
-  const derive = (client: string) => createHmac('sha256', key).update(`${client}:${seed}`).digest('base64url');
-  return { admin: chosenAdminSecret ?? derive('admin'), readOnly: derive('read-only') };
+  const admin = chosenAdminSecret ?? randomBytes(32).toString('base64url');
+  const readOnly = createHmac('sha256', admin).update(`read-only:${seed}`).digest('base64url');
+  return { admin, readOnly };
 }

@@ -3,6 +3,7 @@ import { parsePublicKey } from './client-assertion.js';
 import type { EventContent } from './event-factory.js';
 import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
 import { validateFaultSpec } from './faults.js';
+import { crossSiteOrigin, isJsonBody, type ListenAddress } from './guard.js';
 import { PayloadTooLarge, readBody, sendJson } from './http-util.js';
 import {
   isUnknownUserDeleteStatus,
@@ -21,6 +22,10 @@ export interface ControlActions {
   describe(): Record<string, unknown>;
   /** The client ids of the admin and the read-only client. */
   clients(): { admin: string; readOnly: string };
+  /** Whether `secret` is the secret of the client `clientId`. */
+  secretMatches(clientId: string, secret: string): boolean;
+  /** Where the emulator listens (the only `Origin` the control API accepts). */
+  listen: ListenAddress;
 }
 
 const SETTING_NAMES: readonly string[] = [...SETTING_LIMIT_NAMES, 'unknownUserDeleteStatus'];
@@ -51,9 +56,13 @@ function bad(res: ServerResponse, message: string): void {
   sendJson(res, 400, { error: 'bad_request', message });
 }
 
+class NotJson extends Error {}
+
 async function jsonBody(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req);
   if (body.length === 0) return {};
+  // A web page can send text/plain without asking first; it cannot send application/json so.
+  if (!isJsonBody(req)) throw new NotJson();
   return JSON.parse(body.toString('utf8')) as unknown;
 }
 
@@ -65,11 +74,22 @@ export async function handleControl(
   res: ServerResponse,
   path: string,
 ): Promise<void> {
+  const foreign = crossSiteOrigin(req, actions.listen);
+  if (foreign !== undefined) {
+    req.resume();
+    return sendJson(res, 403, {
+      error: 'cross_site',
+      message: `the control API takes no requests from web pages (Origin ${foreign})`,
+    });
+  }
   let body: unknown;
   try {
     body = await jsonBody(req);
   } catch (err) {
     if (err instanceof PayloadTooLarge) return sendJson(res, 413, { error: 'payload_too_large', message: 'over 1 MB' });
+    if (err instanceof NotJson) {
+      return sendJson(res, 415, { error: 'unsupported_media_type', message: 'send the body as application/json' });
+    }
     return bad(res, 'the body is not valid JSON');
   }
   const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
@@ -155,6 +175,16 @@ export async function handleControl(
             : typeof named === 'string'
               ? named
               : '';
+      if (clientId !== clients.admin && clientId !== clients.readOnly) {
+        return bad(res, 'client must be "admin", "readOnly" or one of their client ids');
+      }
+      // A key lets its holder mint the client's tokens: registering one takes what a token takes, the secret.
+      if (typeof input.clientSecret !== 'string' || !actions.secretMatches(clientId, input.clientSecret)) {
+        return sendJson(res, 403, {
+          error: 'forbidden',
+          message: "clientSecret must be the client's secret to register a key on it",
+        });
+      }
       if (typeof input.publicKey !== 'string') return bad(res, 'publicKey must be a PEM public key');
       const key = parsePublicKey(input.publicKey);
       if (typeof key === 'string') return bad(res, `publicKey: ${key}`);

@@ -10,6 +10,8 @@ const STATUS_TEXT: Record<number, string> = {
   405: 'Method Not Allowed',
   410: 'Gone',
   413: 'Request Entity Too Large',
+  415: 'Unsupported Media Type',
+  421: 'Misdirected Request',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',

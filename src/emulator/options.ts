@@ -24,6 +24,10 @@ export interface EmulatorOptions extends LimitOptions {
   unknownUserDeleteStatus?: UnknownUserDeleteStatus;
   /** Mounts the control API under `/__emulator/`; default false. */
   control?: boolean;
+  /** Whether the tenant has directory provisioning; default true. Without it, that list answers 403. */
+  directoryProvisioning?: boolean;
+  /** Whether the tenant has rate limit policies (Early Access); default true. Without it, the list answers 403. */
+  rateLimitPolicies?: boolean;
   /** Receives one line per request. */
   log?: (line: string) => void;
   /** The clock (milliseconds since the epoch); default `Date.now`. For tests of expiry. */
@@ -36,6 +40,8 @@ export type ResolvedOptions = { [K in LimitName]: number } & {
   adminPublicKeys: KeyObject[];
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
   control: boolean;
+  directoryProvisioning: boolean;
+  rateLimitPolicies: boolean;
 };
 
 /** Why a chosen client secret is refused: it must be 1 to 1024 visible ASCII characters (it travels in forms and shell variables). */
@@ -75,5 +81,7 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     unknownUserDeleteStatus,
     host: o.host ?? '127.0.0.1',
     control: o.control ?? false,
+    directoryProvisioning: o.directoryProvisioning ?? true,
+    rateLimitPolicies: o.rateLimitPolicies ?? true,
   };
 }

@@ -49,6 +49,9 @@ export const READ_SCOPES: readonly string[] = ALL_SCOPES.filter((scope) => scope
 /** The scope each endpoint needs (api-notes.md fills in the ones the spec leaves open). */
 export const ENDPOINT_SCOPES = {
   getRateLimitPolicy: 'read:rate_limit_policies',
+  listRateLimitPolicies: 'read:rate_limit_policies',
+  listConnections: 'read:connections',
+  usersByEmail: 'read:users',
   listProvisionings: 'read:directory_provisionings',
   events: 'read:events',
   userPermissions: 'read:users',

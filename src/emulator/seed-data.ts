@@ -62,6 +62,8 @@ export interface ConnectionUser {
 export interface TenantConnection {
   id: string;
   name: string;
+  displayName: string;
+  /** `auth0` for database connections (api-notes: Lists that give the ids). */
   strategy: string;
   isDatabase: boolean;
   /** Keyed by lower-cased e-mail. */
@@ -83,6 +85,10 @@ export interface EmulatorFixtures {
   nonDatabaseConnectionId: string;
   /** Existing users of the database connection, including `bob+ci@example.com`. */
   databaseUserEmails: string[];
+  /** An address held by users of two connections (`users find` lists both). */
+  sharedEmail: string;
+  /** Every connection id, in the order `GET /connections` lists them. */
+  connectionIds: string[];
   /** The provisioning whose `connection_name` holds an escape sequence and a bidi override. */
   hostileProvisioningConnectionId: string;
   /** A permission of `userId` whose `description` holds an escape sequence and a bidi override. */
@@ -357,7 +363,8 @@ function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmai
   const db: TenantConnection = {
     id: `con_${rng.id(16)}`,
     name: 'Username-Password-Authentication',
-    strategy: 'database',
+    displayName: 'Username-Password-Authentication',
+    strategy: 'auth0',
     isDatabase: true,
     users: new Map(),
   };
@@ -376,7 +383,8 @@ function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmai
   const staff: TenantConnection = {
     id: `con_${rng.id(16)}`,
     name: 'Staff-Database',
-    strategy: 'database',
+    displayName: 'Staff',
+    strategy: 'auth0',
     isDatabase: true,
     users: new Map(),
   };
@@ -389,6 +397,7 @@ function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmai
   const oidc: TenantConnection = {
     id: `con_${rng.id(16)}`,
     name: 'Corporate-OIDC',
+    displayName: 'Corporate SSO',
     strategy: 'oidc',
     isDatabase: false,
     users: new Map(),
@@ -396,11 +405,46 @@ function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmai
   const google: TenantConnection = {
     id: `con_${rng.id(16)}`,
     name: 'google-oauth2',
+    displayName: 'Google',
     strategy: 'google-oauth2',
     isDatabase: false,
     users: new Map(),
   };
   return { connections: [db, staff, oidc, google], dbEmails: emails };
+}
+
+/** The address two database connections hold, as on a tenant where a person signed up twice. */
+export const SHARED_EMAIL = 'alice@example.com';
+/** How many connections the tenant has in all: more than one page of 50, so `--all` follows a checkpoint. */
+export const CONNECTION_COUNT = 60;
+const EXTRA_STRATEGIES = ['samlp', 'oidc', 'waad', 'okta', 'google-apps', 'adfs', 'auth0'];
+
+/**
+ * The rest of the tenant's connections, and a second user with the shared address in Staff-Database. Drawn from a
+ * stream of their own, so the ids of everything seeded before them stay what they were.
+ */
+function addMoreConnections(seed: number, connections: TenantConnection[]): void {
+  const rng = new Random(seed, 13);
+  const orgs = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'tyrell', 'soylent', 'wonka'];
+  connections[1]?.users.set(SHARED_EMAIL, {
+    user_id: `db|${rng.hex(24)}`,
+    email: SHARED_EMAIL,
+    name: 'Alice (staff)',
+    created_at: isoBefore(rng, 500),
+  });
+  for (let i = connections.length + 1; i <= CONNECTION_COUNT; i++) {
+    const strategy = rng.pick(EXTRA_STRATEGIES);
+    const org = rng.pick(orgs);
+    const name = `${org}-${strategy}-${String(i).padStart(3, '0')}`;
+    connections.push({
+      id: `con_${rng.id(16)}`,
+      name: i === 13 ? HOSTILE_TEXT : name,
+      displayName: `${org[0]?.toUpperCase()}${org.slice(1)} (${strategy})`,
+      strategy,
+      isDatabase: strategy === 'auth0',
+      users: new Map(),
+    });
+  }
 }
 
 /** Everything the emulator serves, as a pure function of the options. Called again on reset. */
@@ -442,6 +486,7 @@ export function makeSeedData(options: SeedOptions): SeedData {
   permissions.set(bulkUserId, makeBulkPermissions(rng, options.permissions, roles));
   const provisionings = makeProvisionings(rng, options.provisionings);
   const { connections, dbEmails } = makeConnections(rng);
+  addMoreConnections(options.seed, connections);
   const byAction = (action: string) => policies.find((p) => p.configuration.action === action)?.id ?? '';
   return {
     policies: new Map(policies.map((p) => [p.id, p])),
@@ -462,6 +507,8 @@ export function makeSeedData(options: SeedOptions): SeedData {
       databaseConnectionId: connections[0]?.id ?? '',
       nonDatabaseConnectionId: connections[2]?.id ?? '',
       databaseUserEmails: dbEmails,
+      sharedEmail: SHARED_EMAIL,
+      connectionIds: connections.map((c) => c.id),
       hostileProvisioningConnectionId: provisionings.hostileId,
       hostilePermissionName,
       hostileText: HOSTILE_TEXT,

@@ -54,7 +54,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const [signer, port] = await Promise.all([signing, listen(server, opts.host, opts.port)]);
   const origin = originFor(opts.host, port);
-  const app = createApp(opts, { origin, signer, now: options.now ?? Date.now, log: options.log });
+  const address = { host: opts.host, port };
+  const app = createApp(opts, { origin, listen: address, signer, now: options.now ?? Date.now, log: options.log });
   server.on('request', app.handle);
 
   let closing: Promise<void> | undefined;

@@ -14,9 +14,16 @@ export type EmulatorSettings = { [K in SettingLimitName]: number } & {
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
 };
 
+/** The features a tenant's plan may lack; each is on unless the emulator was started without it. */
+export interface TenantFeatures {
+  directoryProvisioning: boolean;
+  rateLimitPolicies: boolean;
+}
+
 /** Everything the request handlers share. */
 export interface EmulatorState {
   origin: string;
+  features: TenantFeatures;
   data: SeedData;
   settings: EmulatorSettings;
   tokens: TokenService;

@@ -53,7 +53,7 @@ export class TokenService {
     private readonly initialKeys: readonly ClientKey[] = [],
   ) {
     for (const client of clients) this.clients.set(client.clientId, client);
-    this.assertions = new ClientAssertionVerifier((audience, host) => this.isTokenUrl(audience, host), now);
+    this.assertions = new ClientAssertionVerifier((audience, host) => this.isIssuerUrl(audience, host), now);
     this.resetClientKeys();
   }
 
@@ -88,9 +88,9 @@ export class TokenService {
     return audience === this.audience || this.isOwnUrl(audience, ['/api/v2/'], requestHost);
   }
 
-  /** The `aud` of a client assertion: the token URL, with or without its final slash (the spec writes it, SDKs do not). */
-  isTokenUrl(audience: string, requestHost: string | undefined): boolean {
-    return this.isOwnUrl(audience, ['/oauth/token', '/oauth/token/'], requestHost);
+  /** The `aud` of a client assertion: the tenant's issuer URL, its origin with the trailing slash (api-notes). */
+  isIssuerUrl(audience: string, requestHost: string | undefined): boolean {
+    return audience.endsWith('/') && this.isOwnUrl(audience, ['/'], requestHost);
   }
 
   /** A URL of this emulator at one of `paths`: its origin, a loopback spelling of it, or the host the request used. */

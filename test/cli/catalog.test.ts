@@ -151,7 +151,7 @@ describe('svcadm commands --json', () => {
     ]);
     // Groups have subcommands and no environment of their own.
     expect(all.get('users')).toMatchObject({ environment: [], arguments: [] });
-    expect(all.get('users')?.commands.map((c) => c.command)).toEqual(['users permissions']);
+    expect(all.get('users')?.commands.map((c) => c.command)).toEqual(['users find', 'users permissions']);
   });
 });
 

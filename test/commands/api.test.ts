@@ -139,7 +139,7 @@ describe('svcadm api against the emulator', () => {
     };
     for (const { method, path } of INTERFACE_OPERATIONS) {
       const filled = path.replace('{id}', ids[path] ?? '');
-      const fields = method === 'DELETE' ? ['-f', 'email=alice@example.com'] : [];
+      const fields = method === 'DELETE' || path === '/users-by-email' ? ['-f', 'email=alice@example.com'] : [];
       const r = await runCli(['api', method, filled, ...fields], { env });
       expect(r.code, `${method} ${filled}: ${r.stderr}`).toBe(0);
     }

@@ -150,7 +150,7 @@ describe('auth status tells the truth', () => {
       'profile        local',
       `client id      ${emu.admin.clientId}  (profile local)`,
       'credential     client secret  (profile local)',
-      `token service  ${emu.url}/oauth/token/`,
+      `token service  ${emu.url}/oauth/token`,
     ]);
     // An admin client holds hundreds of scopes: the table names a dozen and the count; JSON has them all.
     const scopes = JSON.parse(
@@ -306,7 +306,7 @@ describe('private-key client authentication (api-notes: clients may authenticate
     expect(r.stderr).toMatch(/^svcadm: token request refused: .+ — check --client-id and --client-assertion-key\n$/);
   });
 
-  it('sends a short-lived assertion: iss = sub = client id, aud = the token URL, a jti, exp within 60 s', async () => {
+  it('sends a short-lived assertion to /oauth/token: iss = sub = client id, aud = the issuer URL, a jti, exp within 60 s', async () => {
     const token = await emu.token();
     const local = await startLoopback([
       (_req, res) => {
@@ -330,7 +330,8 @@ describe('private-key client authentication (api-notes: clients may authenticate
       const decode = (part?: string) => JSON.parse(Buffer.from(part ?? '', 'base64url').toString());
       expect(decode(header)).toEqual({ alg: 'PS256', typ: 'JWT' });
       const body = decode(claims);
-      expect(body).toMatchObject({ iss: 'c1', sub: 'c1', aud: `${local.url}/oauth/token/` });
+      expect(local.requests[0]?.url).toBe('/oauth/token');
+      expect(body).toMatchObject({ iss: 'c1', sub: 'c1', aud: `${local.url}/` });
       expect(body.jti).toMatch(/^[0-9a-f-]{36}$/);
       expect(body.exp - body.iat).toBe(60);
       const verified = verify(
@@ -340,6 +341,28 @@ describe('private-key client authentication (api-notes: clients may authenticate
         Buffer.from(signature ?? '', 'base64url'),
       );
       expect(verified).toBe(true);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('with --auth-url elsewhere, the assertion is for that token service: aud = its origin with a slash', async () => {
+    const token = await emu.token();
+    const local = await startLoopback([
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 60 }));
+      },
+    ]);
+    try {
+      const args = ['auth', 'token', '--client-id', 'c1', '--client-assertion-key', keyFile(0o600)];
+      const r = await runCli([...args, '--auth-url', local.url], {
+        env: { SVCADM_CONFIG_DIR: dir, SVCADM_DOMAIN: emu.url },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(local.requests.map((q) => q.url)).toEqual(['/oauth/token']);
+      const claims = (new URLSearchParams(local.requests[0]?.body ?? '').get('client_assertion') ?? '').split('.')[1];
+      expect(JSON.parse(Buffer.from(claims ?? '', 'base64url').toString())).toMatchObject({ aud: `${local.url}/` });
     } finally {
       await local.close();
     }

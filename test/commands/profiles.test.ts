@@ -171,7 +171,7 @@ describe('auth', () => {
       tenant: emu.url,
       profile: null,
       client_id: emu.admin.clientId,
-      token_url: `${emu.url}/oauth/token/`,
+      token_url: `${emu.url}/oauth/token`,
       audience: `${emu.url}/api/v2/`,
       token_source: 'token service',
     });

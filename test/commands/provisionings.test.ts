@@ -122,9 +122,9 @@ describe('provisionings list: one page', () => {
     expect(await listed()).toEqual([{ query: 'take=2', status: 200 }]);
   });
 
-  it('sends no take unless given: the tenant serves its default, half its cap (api-notes: 25 on a public cloud)', async () => {
+  it('sends no take unless given: the tenant serves its default, 50 (api-notes, revised in round 3)', async () => {
     const body = await page([]);
-    expect(body.directory_provisionings).toHaveLength(25);
+    expect(body.directory_provisionings).toHaveLength(50);
     expect(await listed()).toEqual([{ query: '', status: 200 }]);
   });
 

@@ -159,15 +159,16 @@ describe('bash script', () => {
     expect(bashComplete('svcadm', '--profile', '')).toEqual(['prod', 'staging']);
     expect(bashComplete('svcadm', 'profiles', 'use', 'st')).toEqual(['staging']);
     expect(bashComplete('svcadm', 'help', 'po')).toEqual(['policies']);
-    expect(bashComplete('svcadm', 'help', 'policies', '')).toEqual(['get']);
+    expect(bashComplete('svcadm', 'help', 'policies', '')).toEqual(['list', 'get']);
     expect(bashComplete('svcadm', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(bashComplete('svcadm', 'policies', 'get', '')).toEqual([]);
   });
 
   it('completes api methods and the paths of the interface, by position', () => {
     expect(bashComplete('svcadm', 'api', 'P')).toEqual(['POST', 'PUT', 'PATCH']);
-    expect(bashComplete('svcadm', 'api', '/u')).toEqual(['/users/{id}/permissions']);
+    expect(bashComplete('svcadm', 'api', '/u')).toEqual(['/users-by-email', '/users/{id}/permissions']);
     expect(bashComplete('svcadm', 'api', 'DELETE', '/c')).toEqual([
+      '/connections',
       '/connections-directory-provisionings',
       '/connections/{id}/users',
     ]);
@@ -203,7 +204,7 @@ describe('zsh script', () => {
     ]);
     expect(zshComplete('svcadm', '-p', '')).toEqual(['prod', 'staging']);
     expect(zshComplete('svcadm', 'help', 'events', '')).toEqual(['tail']);
-    expect(zshComplete('svcadm', 'api', 'PATCH', '/r')).toEqual(['/rate-limit-policies/{id}']);
+    expect(zshComplete('svcadm', 'api', 'PATCH', '/r')).toEqual(['/rate-limit-policies', '/rate-limit-policies/{id}']);
     expect(zshComplete('svcadm', 'api', 'D')).toEqual(['DELETE']);
   });
 });
@@ -221,8 +222,8 @@ describe('fish script', () => {
     expect(fishComplete('svcadm events tail --type=user.created,user.d')).toEqual(['--type=user.created,user.deleted']);
     expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'table', 'wide', 'yaml']);
     expect(fishComplete('svcadm profiles show ')).toEqual(['prod', 'staging']);
-    expect(fishComplete('svcadm help policies ')).toEqual(['get']);
-    expect(fishComplete('svcadm api PUT /r')).toEqual(['/rate-limit-policies/{id}']);
+    expect(fishComplete('svcadm help policies ')).toEqual(['get', 'list']);
+    expect(fishComplete('svcadm api PUT /r')).toEqual(['/rate-limit-policies', '/rate-limit-policies/{id}']);
     expect(fishComplete('svcadm api G')).toEqual(['GET']);
     expect(fishComplete('svcadm api -X DE')).toEqual(['DELETE']);
   });

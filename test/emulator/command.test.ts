@@ -167,14 +167,15 @@ function runJsonEmulator(args: string[]) {
 }
 
 describe('svcadm emulator: running', () => {
-  it('gives the same secrets on every start with the same --seed, and --client-secret chooses the admin one', async () => {
+  it('gives new secrets on every start, even with the same --seed, and --client-secret chooses the admin one', async () => {
     const first = runJsonEmulator(['--seed', '9']);
     const second = runJsonEmulator(['--seed', '9']);
     const chosen = runJsonEmulator(['--seed', '9', '--client-secret', 'chosen-secret']);
     try {
       const [a, b, c] = await Promise.all([first.start, second.start, chosen.start]);
-      expect(a.env.SVCADM_CLIENT_SECRET).toBe(b.env.SVCADM_CLIENT_SECRET);
-      expect(a.readOnly.clientSecret).toBe(b.readOnly.clientSecret);
+      expect(a.env.SVCADM_CLIENT_ID).toBe(b.env.SVCADM_CLIENT_ID);
+      expect(a.env.SVCADM_CLIENT_SECRET).not.toBe(b.env.SVCADM_CLIENT_SECRET);
+      expect(a.readOnly.clientSecret).not.toBe(b.readOnly.clientSecret);
       expect(a.env.SVCADM_CLIENT_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(c.env.SVCADM_CLIENT_SECRET).toBe('chosen-secret');
     } finally {
@@ -196,7 +197,7 @@ describe('svcadm emulator: running', () => {
       const claims = {
         iss: start.admin.clientId,
         sub: start.admin.clientId,
-        aud: `${start.url}/oauth/token`,
+        aud: `${start.url}/`,
         exp: now + 60,
         jti: 'cli-1',
       };
@@ -225,17 +226,38 @@ describe('svcadm emulator: running', () => {
     expect(wrongHalf.stderr).toContain('this is a private key: register the public key');
   });
 
-  it('warns that secrets follow from the seed when bound beyond loopback without --client-secret', async () => {
-    const open = runJsonEmulator(['--host', '0.0.0.0']);
+  it('--no-directory-provisioning and --no-rate-limit-policies model a tenant without those features', async () => {
+    const lacking = runJsonEmulator(['--no-directory-provisioning', '--no-rate-limit-policies']);
+    try {
+      const { env } = await lacking.start;
+      const cli = { env: { ...env, SVCADM_CONFIG_DIR: tempConfigDir() } };
+      const provisionings = await runCli(['provisionings', 'list'], cli);
+      expect([provisionings.code, provisionings.stderr]).toEqual([
+        4,
+        "svcadm: directory provisioning not enabled on this tenant: The directory provisioning feature is not enabled for this tenant. — directory provisioning depends on the tenant's plan: enable it in the tenant's settings or ask the service\n",
+      ]);
+      const policies = await runCli(['policies', 'get', 'rlp_1'], cli);
+      expect([policies.code, policies.stderr]).toEqual([
+        4,
+        'svcadm: rate limit policies not enabled on this tenant: The rate limit policies feature is not enabled for this tenant. — rate limit policies are an Early Access feature: ask the service to enable them on this tenant\n',
+      ]);
+      expect((await runCli(['connections', 'list', '--take', '1'], cli)).code).toBe(0);
+    } finally {
+      expect((await lacking.stop()).code).toBe(0);
+    }
+  });
+
+  it('warns when the control API is reachable beyond loopback (the secrets are random per start)', async () => {
+    const open = runJsonEmulator(['--host', '0.0.0.0', '--control']);
     await open.start;
     const opened = await open.stop();
     expect(opened.stderr).toContain(
-      'svcadm emulator: warning: the client secrets follow from --seed and 0.0.0.0 is reachable from other machines; choose a secret with --client-secret\n',
+      'svcadm emulator: warning: 0.0.0.0 is reachable from other machines, and so is the control API (--control): anyone there can reset the tenant and inject faults\n',
     );
-    const chosen = runJsonEmulator(['--host', '0.0.0.0', '--client-secret', 'x-y-z']);
-    await chosen.start;
-    expect((await chosen.stop()).stderr).not.toContain('warning');
-    const local = runJsonEmulator([]);
+    const plain = runJsonEmulator(['--host', '0.0.0.0']);
+    await plain.start;
+    expect((await plain.stop()).stderr).not.toContain('warning');
+    const local = runJsonEmulator(['--control']);
     await local.start;
     expect((await local.stop()).stderr).not.toContain('warning');
   });

@@ -116,12 +116,12 @@ describe('GET /connections-directory-provisionings', () => {
     expect(emu.fixtures.hostileText).toContain('\u001b[31m');
   });
 
-  it('take defaults to half the page cap: 25 at the public-cloud cap of 50 (spec: Pagination), and next is omitted on the last page', async () => {
+  it('take defaults to 50 (the OpenAPI, the Node SDK; api-notes revised in round 3), and next is omitted on the last page', async () => {
     const first = (await get('/connections-directory-provisionings')).json as {
       directory_provisionings: unknown[];
       next: string;
     };
-    expect(first.directory_provisionings).toHaveLength(25);
+    expect(first.directory_provisionings).toHaveLength(50);
     expect(first.next).toMatch(/^[A-Za-z0-9_.-]+$/);
     const small = await startTestEmulator({ eventRate: 0, provisionings: 3 });
     try {

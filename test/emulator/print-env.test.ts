@@ -140,7 +140,7 @@ describe('svcadm emulator --print-env', () => {
     expect(result.stderr).toBe(
       `svcadm emulator: running in the background at ${vars.SVCADM_DOMAIN} (process ${vars.SVCADM_EMULATOR_PID}); stop it with: kill "$SVCADM_EMULATOR_PID"\n`,
     );
-    // Readiness was awaited: the emulator answers now, with the seed's secret.
+    // Readiness was awaited: the emulator answers now, with the secret it printed (random per start).
     await tokenFor(vars.SVCADM_DOMAIN ?? '', vars.SVCADM_CLIENT_ID ?? '', vars.SVCADM_CLIENT_SECRET ?? '');
     process.kill(Number(vars.SVCADM_EMULATOR_PID), 'SIGTERM');
   });

@@ -254,7 +254,7 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
     const claims = {
       iss: keyed.admin.clientId,
       sub: keyed.admin.clientId,
-      aud: `${keyed.url}/oauth/token`,
+      aud: `${keyed.url}/`,
       iat: now,
       exp: now + 60,
       jti: `jti-${++jtis}`,
@@ -282,6 +282,7 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
   const withAssertion = (jwt: string, path?: string) =>
     tokenWith({ client_assertion_type: JWT_BEARER, client_assertion: jwt }, path);
 
+  const AUD_REFUSED = "The client_assertion aud claim must be the tenant's URL with a trailing slash, as one string";
   const refused = (description: string) => ({
     status: 401,
     body: { error: 'invalid_client', error_description: description },
@@ -300,15 +301,31 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
     },
   );
 
-  it('accepts the token URL with or without the final slash, at /oauth/token and /oauth/token/', async () => {
+  it('accepts the issuer URL as aud (origin and trailing slash), at /oauth/token and /oauth/token/', async () => {
     for (const [aud, path] of [
-      [`${keyed.url}/oauth/token/`, '/oauth/token'],
-      [`${keyed.url}/oauth/token`, '/oauth/token/'],
-      [[`${keyed.url}/oauth/token`, 'https://elsewhere.example/'], '/oauth/token'],
-      [`http://localhost:${keyed.port}/oauth/token`, '/oauth/token'],
+      [`${keyed.url}/`, '/oauth/token'],
+      [`${keyed.url}/`, '/oauth/token/'],
+      [`http://localhost:${keyed.port}/`, '/oauth/token'],
     ] as const) {
       expect((await withAssertion(assertion({ aud }), path)).status, JSON.stringify(aud)).toBe(200);
     }
+  });
+
+  it('enforces the documented limits: 2048 bytes, 64-character iss/sub/jti, exp within 300 s, 10 s of skew', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const long = 'x'.repeat(65);
+    const cases: Array<[string, string]> = [
+      [assertion({ pad: 'p'.repeat(1600) }), 'The client_assertion must be at most 2048 bytes'],
+      [assertion({ jti: long }), 'The client_assertion jti claim must be at most 64 characters'],
+      [assertion({ iss: long, sub: long }), 'The client_assertion iss and sub claims must be at most 64 characters'],
+      [assertion({ exp: now + 300 + 12 }), 'The client_assertion exp claim is more than 300 seconds ahead'],
+      [assertion({ iat: now + 12 }), 'The client_assertion iat is in the future'],
+      [assertion({ nbf: now + 12 }), 'The client_assertion is not valid yet'],
+    ];
+    for (const [jwt, description] of cases) expect(await withAssertion(jwt), description).toEqual(refused(description));
+    // Within the skew: accepted.
+    expect((await withAssertion(assertion({ exp: now + 300 + 5, iat: now + 5 }))).status).toBe(200);
+    expect((await withAssertion(assertion({ jti: 'j'.repeat(64) }))).status).toBe(200);
   });
 
   it('records the assertion type, never the assertion', async () => {
@@ -337,8 +354,12 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
     const cases: Array<[string, string]> = [
       [assertion({}, { key: otherKey.privateKey }), 'Invalid client_assertion signature'],
       [assertion({ sub: 'someone-else' }), 'The client_assertion iss and sub claims must both be the client id'],
-      [assertion({ aud: `${keyed.url}/api/v2/` }), 'The client_assertion aud claim must be the token URL'],
-      [assertion({ aud: 'http://127.0.0.1:1/oauth/token' }), 'The client_assertion aud claim must be the token URL'],
+      [assertion({ aud: `${keyed.url}/api/v2/` }), AUD_REFUSED],
+      [assertion({ aud: `${keyed.url}/oauth/token` }), AUD_REFUSED],
+      [assertion({ aud: `${keyed.url}/oauth/token/` }), AUD_REFUSED],
+      [assertion({ aud: keyed.url }), AUD_REFUSED],
+      [assertion({ aud: [`${keyed.url}/`] }), AUD_REFUSED],
+      [assertion({ aud: 'http://127.0.0.1:1/' }), AUD_REFUSED],
       [assertion({ exp: undefined }), 'The client_assertion has no exp claim'],
       [assertion({ exp: now - 1 }), 'The client_assertion has expired'],
       [assertion({ exp: now + 3600 }), 'The client_assertion exp claim is more than 300 seconds ahead'],
@@ -378,11 +399,16 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
         assertion({ iss: keyed.readOnly.clientId, sub: keyed.readOnly.clientId }, { key: otherKey.privateKey }),
       );
     expect((await readOnly()).status).toBe(401);
-    const register = (body: unknown) =>
+    // Registering a key takes the client's secret (issue 17 item 15).
+    const secretOf = (client: string) =>
+      client === 'readOnly' || client === keyed.readOnly.clientId
+        ? keyed.readOnly.clientSecret
+        : keyed.admin.clientSecret;
+    const register = (body: { client: string; publicKey: string }) =>
       fetch(`${keyed.url}/__emulator/client-keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+        body: JSON.stringify({ ...body, clientSecret: secretOf(body.client) }),
       });
     const added = await register({ client: 'readOnly', publicKey: pem(otherKey.publicKey) });
     expect(added.status).toBe(201);
@@ -396,7 +422,7 @@ describe('private-key client authentication (api-notes: Tokens, client_assertion
     expect((await withAssertion(assertion({}, { key: otherKey.privateKey }))).status).toBe(200);
 
     const privatePem = otherKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const refusedKeys: Array<[unknown, string]> = [
+    const refusedKeys: Array<[{ client: string; publicKey: string }, string]> = [
       [
         { client: 'admin', publicKey: privatePem },
         'publicKey: this is a private key: register the public key (openssl rsa -in key.pem -pubout)',

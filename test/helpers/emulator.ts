@@ -142,7 +142,10 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
       await control(url, 'POST', '/reset');
     },
     async registerClientKey(client, publicKeyPem) {
-      return (await control<{ keys: number }>(url, 'POST', '/client-keys', { client, publicKey: publicKeyPem })).keys;
+      const clientSecret = (client === 'admin' ? emu.admin : emu.readOnly).clientSecret;
+      return (
+        await control<{ keys: number }>(url, 'POST', '/client-keys', { client, publicKey: publicKeyPem, clientSecret })
+      ).keys;
     },
     async token(client = 'admin') {
       const c = client === 'admin' ? emu.admin : emu.readOnly;

@@ -16,7 +16,7 @@ export interface SeenRequest {
 export type Behaviour = (req: SeenRequest, res: ServerResponse) => void;
 
 export interface HostileRoutes {
-  /** `POST /oauth/token/` (default: a well-formed token, `issueToken()`). */
+  /** `POST /oauth/token` (default: a well-formed token, `issueToken()`). */
   token?: Behaviour;
   /** Everything under `/api/v2/`: one behaviour, or one per request in turn (the last repeats). */
   api?: Behaviour | Behaviour[];

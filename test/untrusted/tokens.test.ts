@@ -41,7 +41,7 @@ describe('token answers', () => {
     expect(r).toEqual({
       code: 7,
       stdout: '',
-      stderr: `svcadm: malformed answer from the token service at ${server.url}/oauth/token/: ${detail}\n`,
+      stderr: `svcadm: malformed answer from the token service at ${server.url}/oauth/token: ${detail}\n`,
     });
     expect(server.apiRequests()).toEqual([]);
     expect(existsSync(join(env.SVCADM_CONFIG_DIR ?? '', 'token-cache.json'))).toBe(false);
@@ -53,7 +53,7 @@ describe('token answers', () => {
   ])('a token answer of %s: exit 7', async (body, detail) => {
     server = await startHostileServer({ token: answerJson(200, body), api: policy });
     const r = await runCli(['policies', 'get', 'rlp_1'], { env: server.env() });
-    expect(r.stderr).toBe(`svcadm: malformed answer from the token service at ${server.url}/oauth/token/: ${detail}\n`);
+    expect(r.stderr).toBe(`svcadm: malformed answer from the token service at ${server.url}/oauth/token: ${detail}\n`);
     expect(r.code).toBe(7);
   });
 
