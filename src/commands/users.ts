@@ -53,7 +53,7 @@ export function registerUsersCommands(program: SvcadmCommand, host: Host): void 
   group
     .command('find')
     .description('find the users with an e-mail address, in every connection (GET /users-by-email)')
-    .option('--email <address>', `the e-mail address (required; at most ${EMAIL_MAX} characters)`)
+    .requiredOption('--email <address>', `the e-mail address (required; at most ${EMAIL_MAX} characters)`)
     .addHelpText(
       'after',
       examples(

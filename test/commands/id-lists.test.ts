@@ -269,7 +269,10 @@ describe('svcadm users find (issue 18 item 8)', () => {
   it('--email is required and checked before anything is sent (exit 2)', async () => {
     await emu.clearRequests();
     const missing = await runCli(['users', 'find'], { env });
-    expect([missing.code, missing.stderr]).toEqual([2, 'svcadm: --email is required — the address to look up\n']);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      "svcadm: --email is required (<address>) — see 'svcadm users find --help'\n",
+    ]);
     const bad = await runCli(['users', 'find', '--email', 'not-an-address'], { env });
     expect([bad.code, bad.stderr]).toEqual([2, "svcadm: --email 'not-an-address' is not a valid e-mail address\n"]);
     expect((await emu.requests()).requests).toEqual([]);
