@@ -26,13 +26,18 @@ const COLOUR_PROGRESS: EnvironmentVariable = {
   names: ['NO_COLOR', 'FORCE_COLOR', 'TERM', 'CI'],
   description: 'colour and progress lines (TERM=dumb: neither; CI: no progress)',
 };
+/** Agent mode (`src/agent-mode.ts`): its markers are listed in the README, not in every help page. */
+const AGENT_ENV: EnvironmentVariable = {
+  names: ['SVCADM_AGENT'],
+  description: 'agent mode: 1 on, 0 off (see the README)',
+};
 export const COMPLETION_ENV: EnvironmentVariable = {
   names: ['SVCADM_CONFIG_DIR'],
   description: 'profile names are completed from the store here',
 };
 
 /** What every command that talks to the tenant reads (the default); the root's help lists it too. */
-export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [CREDENTIALS, STORE_ENV, COLOUR_PROGRESS];
+export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [CREDENTIALS, STORE_ENV, COLOUR_PROGRESS, AGENT_ENV];
 
 const NAMES_WIDTH = 35;
 /** Names lines fit the narrowest help (60 columns) as they are: the help wrapper never has to break them. */

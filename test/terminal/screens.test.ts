@@ -172,6 +172,8 @@ Environment:
                                      lines (TERM=dumb:
                                      neither; CI: no
                                      progress)
+  SVCADM_AGENT                       agent mode: 1 on, 0 off
+                                     (see the README)
 `,
     });
   });
@@ -216,6 +218,7 @@ Environment:
   SVCADM_CONFIG_DIR                  folder of the profile store and token cache
   NO_COLOR, FORCE_COLOR, TERM, CI    colour and progress lines (TERM=dumb:
                                      neither; CI: no progress)
+  SVCADM_AGENT                       agent mode: 1 on, 0 off (see the README)
 `,
     });
   });
@@ -253,6 +256,7 @@ Environment:
   SVCADM_AUTH_URL, SVCADM_AUDIENCE   stand in for the flags of the same name
   SVCADM_CONFIG_DIR                  folder of the profile store and token cache
   NO_COLOR, FORCE_COLOR, TERM, CI    colour and progress lines (TERM=dumb: neither; CI: no progress)
+  SVCADM_AGENT                       agent mode: 1 on, 0 off (see the README)
 `,
     });
   });
