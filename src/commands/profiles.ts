@@ -2,9 +2,12 @@ import { resolve } from 'node:path';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { AssertionAlgorithm, ClientCredential } from '../config/credentials.js';
+import type { LockContext } from '../config/file-lock.js';
+import { withoutTrailingLineBreak } from '../config/line-break.js';
 import { readPrivateKey } from '../config/private-key.js';
 import {
   deleteProfile,
+  hasProfileEntry,
   type Profile,
   profileNamed,
   readProfiles,
@@ -13,7 +16,7 @@ import {
   validateProfileName,
 } from '../config/profile-store.js';
 import { parseOrigin } from '../config/tenant.js';
-import { UsageError } from '../errors.js';
+import { interruption, UsageError } from '../errors.js';
 import { COLOUR_ENV, PROFILE_ENV, STORE_ENV } from '../help/environment.js';
 import { cell, type TableSpec } from '../render/table-model.js';
 import { askHidden, readAllStdin } from '../util/prompt.js';
@@ -80,6 +83,13 @@ export function registerProfilesCommands(program: SvcadmCommand, host: Host): vo
     .action(host.action<[string], object>((inv, [name]) => runProfilesRemove(inv, name)));
 }
 
+/** A value without the trailing line break it was exported with, said under --debug (never the value). */
+function withoutLineBreak(inv: Invocation, text: string, where: string): string {
+  const { value, stripped } = withoutTrailingLineBreak(text);
+  if (stripped) inv.io.trace?.(`removed a trailing line break from ${where}`);
+  return value;
+}
+
 async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
   const { io } = inv.ctx;
   const flag = inv.globals.credentials.clientSecret;
@@ -87,9 +97,9 @@ async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
     throw new UsageError('give --client-secret or --client-secret-stdin, not both');
   if (flag !== undefined) {
     inv.io.warn('--client-secret leaks into shell history and the process list; prefer --client-secret-stdin');
-    return flag;
+    return withoutLineBreak(inv, flag, '--client-secret');
   }
-  if (opts.clientSecretStdin) return readAllStdin(io);
+  if (opts.clientSecretStdin) return withoutLineBreak(inv, await readAllStdin(io), 'the secret read from stdin');
   if (io.stdin.isTTY && io.stderr.isTTY) return askHidden(io, 'Client secret: ');
   throw new UsageError(
     'no client secret given',
@@ -114,6 +124,7 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
   const { domain, clientId, authUrl, audience, clientAssertionKey } = inv.globals.credentials;
   if (domain === undefined) throw new UsageError('profiles add needs --domain');
   if (clientId === undefined || clientId.trim() === '') throw new UsageError('profiles add needs --client-id');
+  withoutLineBreak(inv, clientId, '--client-id');
   const origin = parseOrigin(domain);
   const authOrigin = authUrl === undefined ? undefined : parseOrigin(authUrl, '--auth-url');
   let credential: ClientCredential;
@@ -144,12 +155,24 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
     const token = await tokens.current();
     inv.io.notice(`Verified: the token service issued a token with ${token.scopes.length} scope(s).`);
   }
-  const before = readProfiles(dir);
-  await saveProfile(dir, name, profile, opts.use === true);
+  const existed = await saveProfile(dir, storeLock(inv), name, profile, opts.use === true);
   const current = readProfiles(dir).current === name;
   inv.io.notice(
-    `${profileNamed(before, name) ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
+    `${existed ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
   );
+}
+
+/** The profile store's lock waits on the invocation's clock, and Ctrl-C ends the wait. */
+function storeLock(inv: Invocation): LockContext {
+  const { clock, interrupt } = inv.ctx;
+  return {
+    clock,
+    sleep: async (ms) => {
+      await clock.sleep(ms, interrupt);
+      if (interrupt.aborted) throw interruption(interrupt);
+    },
+    trace: inv.io.trace,
+  };
 }
 
 function profileSummary(name: string, profile: Profile, current: string | undefined) {
@@ -206,7 +229,7 @@ function requireProfile(inv: Invocation, name: string): Profile {
 
 export async function runProfilesUse(inv: Invocation, name: string): Promise<void> {
   requireProfile(inv, name);
-  await setCurrentProfile(inv.services.configDir, name);
+  await setCurrentProfile(inv.services.configDir, storeLock(inv), name);
   inv.io.notice(`Now using profile '${name}'.`);
 }
 
@@ -232,7 +255,8 @@ export async function runProfilesShow(inv: Invocation, name: string | undefined)
 }
 
 export async function runProfilesRemove(inv: Invocation, name: string): Promise<void> {
-  requireProfile(inv, name);
-  const current = await deleteProfile(inv.services.configDir, name);
+  // A profile the store cannot use (edited by hand) can still be removed.
+  if (!hasProfileEntry(inv.services.configDir, validateProfileName(name))) requireProfile(inv, name);
+  const { current } = await deleteProfile(inv.services.configDir, storeLock(inv), name);
   inv.io.notice(`Removed profile '${name}'.${current === undefined ? ' No profile is current now.' : ''}`);
 }

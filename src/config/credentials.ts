@@ -2,6 +2,7 @@ import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { CredentialFlags } from '../global-options.js';
 import { CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
+import { withoutTrailingLineBreak } from './line-break.js';
 import { type Profile, profileNamed, readProfiles } from './profile-store.js';
 import { parseOrigin } from './tenant.js';
 
@@ -40,6 +41,8 @@ export interface Credentials {
   };
   /** Credential variables that were set but not used, because a named profile is taken as a unit. */
   ignoredVariables: string[];
+  /** Where a trailing line break was removed from a client id or secret (`SVCADM_CLIENT_SECRET`), for --debug. */
+  lineBreaksRemoved: string[];
 }
 
 export const ADD_PROFILE_HINT =
@@ -110,12 +113,28 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   };
   const ignoredVariables = named ? Object.values(VARIABLES).filter((v) => (env[v] ?? '') !== '') : [];
   const profileSource: ValueSource = `profile ${name ?? ''}`;
+  const lineBreaksRemoved: string[] = [];
+  /** A client id or secret without the trailing line break it was exported with. */
+  const clean = (field: Field, found: Sourced<string>): Sourced<string> => {
+    if (field !== 'clientId' && field !== 'clientSecret') return found;
+    const { value, stripped } = withoutTrailingLineBreak(found.value);
+    if (!stripped) return found;
+    const flag = field === 'clientId' ? '--client-id' : '--client-secret';
+    const where =
+      found.source === 'flag'
+        ? flag
+        : found.source === 'environment'
+          ? VARIABLES[field]
+          : `${field} of ${found.source}`;
+    lineBreaksRemoved.push(where);
+    return { value, source: found.source };
+  };
   /** A flag, else (unless a profile is named) the variable. */
   const given = (field: Field): Sourced<string> | undefined => {
     const flag = opts[field as keyof CredentialFlags];
-    if (flag !== undefined) return { value: flag, source: 'flag' };
+    if (flag !== undefined) return clean(field, { value: flag, source: 'flag' });
     const variable = named ? undefined : fromEnv(field);
-    return variable === undefined ? undefined : { value: variable, source: 'environment' };
+    return variable === undefined ? undefined : clean(field, { value: variable, source: 'environment' });
   };
   const fromProfile = (value: string | undefined): Sourced<string> | undefined =>
     value === undefined ? undefined : { value, source: profileSource };
@@ -126,7 +145,7 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   const apiBase = `${origin}/api/v2`;
   // The profile speaks for this tenant only: a domain from elsewhere leaves its client and secret out.
   const applies = profile !== undefined && safeOrigin(profile.domain) === origin ? profile : undefined;
-  const base = { origin, apiBase, ignoredVariables };
+  const base = { origin, apiBase, ignoredVariables, lineBreaksRemoved };
 
   const token = given('token');
   if (token !== undefined) {
