@@ -1,21 +1,9 @@
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkPrivatePath } from '../../src/config/private-file.js';
 import { UsageError } from '../../src/errors.js';
-import { answerJson, type HostileServer, sse, sseMessage, startHostileServer } from '../helpers/hostile-server.js';
+import { answerJson, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let server: HostileServer | undefined;
