@@ -4,6 +4,8 @@ import type { Host, Invocation } from '../cli/host.js';
 import type { AssertionAlgorithm, ClientCredential } from '../config/credentials.js';
 import type { LockContext } from '../config/file-lock.js';
 import { withoutTrailingLineBreak } from '../config/line-break.js';
+import { profilesFile } from '../config/paths.js';
+import { isRecord } from '../config/private-file.js';
 import { readPrivateKey } from '../config/private-key.js';
 import {
   deleteProfile,
@@ -11,10 +13,12 @@ import {
   type Profile,
   profileNamed,
   readProfiles,
+  replaceProfile,
   saveProfile,
   setCurrentProfile,
   validateProfileName,
 } from '../config/profile-store.js';
+import { KeyringSecrets, KeyringUnavailable, storeSecret } from '../config/secret-store.js';
 import { parseOrigin } from '../config/tenant.js';
 import { interruption, UsageError } from '../errors.js';
 import { COLOUR_ENV, PROFILE_ENV, STORE_ENV } from '../help/environment.js';
@@ -25,6 +29,7 @@ interface AddOptions {
   clientSecretStdin?: boolean;
   verify: boolean;
   use?: boolean;
+  insecureStorage?: boolean;
 }
 
 export function registerProfilesCommands(program: SvcadmCommand, host: Host): void {
@@ -37,10 +42,11 @@ export function registerProfilesCommands(program: SvcadmCommand, host: Host): vo
     .option('--client-secret-stdin', 'read the client secret from standard input')
     .option('--no-verify', 'save without requesting a token')
     .option('--use', 'make it the current profile')
+    .option('--insecure-storage', 'keep the client secret in the 0600 profile file, not in the OS keyring')
     .environment([STORE_ENV, COLOUR_ENV])
     .addHelpText(
       'after',
-      `\nUses the global --domain, --client-id, --client-secret, --client-assertion-key, --client-assertion-alg,\n--auth-url and --audience options. Without a secret or a key, the secret is asked for (hidden) on a terminal.\nA private key is stored as its path, never its contents, and must be readable only by you (chmod 600).${examples(
+      `\nUses the global --domain, --client-id, --client-secret, --client-assertion-key, --client-assertion-alg,\n--auth-url and --audience options. Without a secret or a key, the secret is asked for (hidden) on a terminal.\nA client secret goes into the OS keyring (Keychain, Credential Manager, Secret Service) where there is one, else\ninto the 0600 profile file. A private key is stored as its path, never its contents, and must be readable only by\nyou (chmod 600).${examples(
         'svcadm profiles add prod --domain tenant.example.com --client-id abc123',
         'printf %s "$SECRET" | svcadm profiles add ci --domain tenant.example.com --client-id abc123 --client-secret-stdin',
         'svcadm profiles add prod --domain tenant.example.com --client-id abc123 --client-assertion-key ~/.ssh/svcadm.pem',
@@ -72,6 +78,15 @@ export function registerProfilesCommands(program: SvcadmCommand, host: Host): vo
     .environment([PROFILE_ENV, STORE_ENV, COLOUR_ENV])
     .addHelpText('after', examples('svcadm profiles show', 'svcadm profiles show prod -o json'))
     .action(host.action<[string | undefined], object>((inv, [name]) => runProfilesShow(inv, name)));
+
+  profiles
+    .command('migrate-secrets')
+    .description('move client secrets kept in the profile file into the OS keyring')
+    .argument('[names...]', 'the profiles to move (default: all)')
+    .completesArgument({ kind: 'profiles' })
+    .environment([STORE_ENV])
+    .addHelpText('after', examples('svcadm profiles migrate-secrets', 'svcadm profiles migrate-secrets prod staging'))
+    .action(host.action<[string[]], object>((inv, [names]) => runProfilesMigrateSecrets(inv, names)));
 
   profiles
     .command('remove')
@@ -134,16 +149,13 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
     if (secret.trim() === '') throw new UsageError('the client secret is empty');
     credential = { kind: 'secret', secret };
   }
+  const dir = inv.services.configDir;
   const profile: Profile = {
     domain: origin,
     clientId: clientId.trim(),
-    ...(credential.kind === 'secret'
-      ? { clientSecret: credential.secret }
-      : { clientAssertionKey: credential.keyFile, clientAssertionAlg: credential.algorithm }),
     ...(authOrigin ? { authUrl: authOrigin } : {}),
     ...(audience ? { audience } : {}),
   };
-  const dir = inv.services.configDir;
   if (opts.verify) {
     const tokens = inv.services.clientTokens({
       kind: 'client',
@@ -155,11 +167,63 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
     const token = await tokens.current();
     inv.io.notice(`Verified: the token service issued a token with ${token.scopes.length} scope(s).`);
   }
+  const before = profileNamed(readProfiles(dir), name);
+  if (credential.kind === 'secret') {
+    const { fields } = storeSecret(dir, inv.ctx.env, name, credential.secret, {
+      insecure: opts.insecureStorage === true,
+      notice: (line) => inv.io.warn(line),
+    });
+    Object.assign(profile, fields);
+  } else {
+    Object.assign(profile, { clientAssertionKey: credential.keyFile, clientAssertionAlg: credential.algorithm });
+  }
   const existed = await saveProfile(dir, storeLock(inv), name, profile, opts.use === true);
+  // A secret the profile kept in the keyring before, and no longer does, is not left behind there.
+  if (before?.clientSecretIn === 'keyring' && profile.clientSecretIn !== 'keyring') forgetKeyringSecret(inv, name);
   const current = readProfiles(dir).current === name;
   inv.io.notice(
     `${existed ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
   );
+}
+
+/** Removes a profile's secret from the OS keyring; one warning when the keyring cannot be reached. */
+function forgetKeyringSecret(inv: Invocation, name: string): void {
+  try {
+    new KeyringSecrets(inv.services.configDir, inv.ctx.env).remove(name);
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailable)) throw err;
+    inv.io.warn(`the client secret of profile '${name}' may still be in the OS keyring: ${err.message}`);
+  }
+}
+
+export async function runProfilesMigrateSecrets(inv: Invocation, names: string[]): Promise<void> {
+  const dir = inv.services.configDir;
+  const store = readProfiles(dir);
+  for (const name of names) requireProfile(inv, name);
+  const chosen = names.length > 0 ? names : Object.keys(store.profiles);
+  const keyring = new KeyringSecrets(dir, inv.ctx.env);
+  let moved = 0;
+  for (const name of chosen) {
+    const record = profileNamed(store, name);
+    if (record?.clientSecret === undefined) continue;
+    try {
+      keyring.write(name, record.clientSecret);
+    } catch (err) {
+      if (!(err instanceof KeyringUnavailable)) throw err;
+      throw new UsageError(
+        `no usable OS keyring: ${err.message}`,
+        `${moved} secret(s) moved; the rest stay in ${profilesFile(dir)}`,
+      );
+    }
+    // The record changes only if it still holds the secret that was moved (another svcadm may have changed it).
+    await replaceProfile(dir, storeLock(inv), name, record, (now) => {
+      const { clientSecret: _moved, ...rest } = now;
+      return { ...rest, clientSecretIn: 'keyring' };
+    });
+    moved++;
+    inv.io.notice(`Moved the client secret of profile '${name}' into the OS keyring.`);
+  }
+  if (moved === 0) inv.io.notice('No client secret is kept in the profile file: nothing to move.');
 }
 
 /** The profile store's lock waits on the invocation's clock, and Ctrl-C ends the wait. */
@@ -181,7 +245,10 @@ function profileSummary(name: string, profile: Profile, current: string | undefi
     current: name === current,
     domain: profile.domain,
     client_id: profile.clientId,
-    client_secret: profile.clientSecret ? 'stored' : 'none',
+    client_secret: profile.clientSecret || profile.clientSecretIn ? 'stored' : 'none',
+    ...(profile.clientSecret || profile.clientSecretIn
+      ? { client_secret_in: profile.clientSecretIn === 'keyring' ? 'keyring' : 'file' }
+      : {}),
     ...(profile.clientAssertionKey
       ? {
           client_assertion_key: profile.clientAssertionKey,
@@ -247,16 +314,22 @@ export async function runProfilesShow(inv: Invocation, name: string | undefined)
       ['client id', cell(summary.client_id)],
       summary.client_assertion_key
         ? ['private key', cell(`${summary.client_assertion_key} (${summary.client_assertion_alg})`)]
-        : ['client secret', cell(summary.client_secret === 'stored' ? '(stored, not shown)' : '(none)')],
+        : ['client secret', cell(secretText(summary.client_secret_in, inv.services.configDir))],
       ['token service', cell(summary.auth_url)],
       ['audience', cell(summary.audience)],
     ],
   }));
 }
 
+function secretText(location: string | undefined, dir: string): string {
+  if (location === 'keyring') return '(in the OS keyring, not shown)';
+  return location === 'file' ? `(in ${profilesFile(dir)}, not shown)` : '(none)';
+}
+
 export async function runProfilesRemove(inv: Invocation, name: string): Promise<void> {
   // A profile the store cannot use (edited by hand) can still be removed.
   if (!hasProfileEntry(inv.services.configDir, validateProfileName(name))) requireProfile(inv, name);
-  const { current } = await deleteProfile(inv.services.configDir, storeLock(inv), name);
+  const { removed, current } = await deleteProfile(inv.services.configDir, storeLock(inv), name);
+  if (isRecord(removed) && removed.clientSecretIn === 'keyring') forgetKeyringSecret(inv, name);
   inv.io.notice(`Removed profile '${name}'.${current === undefined ? ' No profile is current now.' : ''}`);
 }

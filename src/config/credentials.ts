@@ -4,6 +4,7 @@ import type { CredentialFlags } from '../global-options.js';
 import { CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
 import { withoutTrailingLineBreak } from './line-break.js';
 import { type Profile, profileNamed, readProfiles } from './profile-store.js';
+import { type SecretLocation, secretStoreOf } from './secret-store.js';
 import { parseOrigin } from './tenant.js';
 
 /** Algorithms a private-key client may sign its assertions with (the vendor's: RS256, RS384, PS256). */
@@ -41,6 +42,8 @@ export interface Credentials {
   };
   /** Credential variables that were set but not used, because a named profile is taken as a unit. */
   ignoredVariables: string[];
+  /** Where the secret of the profile in use lives, when the credential is that secret. */
+  secretStoredIn?: SecretLocation | undefined;
   /** Where a trailing line break was removed from a client id or secret (`SVCADM_CLIENT_SECRET`), for --debug. */
   lineBreaksRemoved: string[];
 }
@@ -168,7 +171,11 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   // A profile's secret goes only to that profile's own token service, for its own client.
   const profileCredential =
     applies && applies.clientId === clientId.value && ownTokenService === authOrigin ? applies : undefined;
-  const credential = chooseCredential(given, profileCredential, profileSource);
+  const secretStore =
+    profileCredential === undefined || name === undefined ? undefined : secretStoreOf(profileCredential, dir, env);
+  const profileSecret = () =>
+    name === undefined || profileCredential === undefined ? undefined : secretStore?.read(name, profileCredential);
+  const credential = chooseCredential(given, profileCredential, profileSource, profileSecret);
   if (credential === undefined) {
     throw new AuthError(`no client secret for client ${clientId.value} on ${origin}`, {
       hint: 'set SVCADM_CLIENT_SECRET, or save it with `svcadm profiles add <name> … --client-secret-stdin`',
@@ -186,6 +193,9 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
       tokenUrl: `${authOrigin}/oauth/token/`,
       audience: audience?.value ?? `${apiBase}/`,
     },
+    ...(credential.source === profileSource && credential.value.kind === 'secret'
+      ? { secretStoredIn: secretStore?.location }
+      : {}),
     sources: {
       tenant: domain.source,
       client: clientId.source,
@@ -201,6 +211,8 @@ function chooseCredential(
   given: (field: Field) => Sourced<string> | undefined,
   profile: Profile | undefined,
   profileSource: ValueSource,
+  /** The profile's secret, wherever it lives (the OS keyring is asked only here, when it is the one in use). */
+  profileSecret: () => string | undefined,
 ): Sourced<ClientCredential> | undefined {
   const secret = given('clientSecret');
   const key = given('clientAssertionKey');
@@ -217,6 +229,7 @@ function chooseCredential(
     const algorithm = parseAlgorithm(profile.clientAssertionAlg ?? 'RS256', profileSource);
     return { value: { kind: 'assertion', keyFile: profile.clientAssertionKey, algorithm }, source: profileSource };
   }
-  if (profile?.clientSecret) return { value: { kind: 'secret', secret: profile.clientSecret }, source: profileSource };
+  const saved = profile === undefined ? undefined : profileSecret();
+  if (saved) return { value: { kind: 'secret', secret: saved }, source: profileSource };
   return undefined;
 }

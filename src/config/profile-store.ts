@@ -10,6 +10,8 @@ export interface Profile {
   domain: string;
   clientId: string;
   clientSecret?: string;
+  /** Where the secret is when it is not above: `keyring`, the OS credential store (secret-store.ts). */
+  clientSecretIn?: 'keyring';
   /** Path of the client's private key (PEM, mode 0600): the key itself is never stored here. */
   clientAssertionKey?: string;
   clientAssertionAlg?: string;
@@ -47,7 +49,14 @@ const STORE_LOCK_WAIT_MS = 10_000;
 const STORE_LOCK_STALE_MS = 60_000;
 
 /** The optional text fields of a profile, as they are named in the file. */
-const OPTIONAL_FIELDS = ['clientSecret', 'clientAssertionKey', 'clientAssertionAlg', 'authUrl', 'audience'] as const;
+const OPTIONAL_FIELDS = [
+  'clientSecret',
+  'clientSecretIn',
+  'clientAssertionKey',
+  'clientAssertionAlg',
+  'authUrl',
+  'audience',
+] as const;
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -93,6 +102,13 @@ function checkedProfile(dir: string, name: string, value: unknown): Profile {
     if (value[field] !== undefined && typeof value[field] !== 'string') {
       throw invalidProfile(dir, name, `field ${field} must be a string, not ${describe(value[field])}`);
     }
+  }
+  if (value.clientSecretIn !== undefined && value.clientSecretIn !== 'keyring') {
+    throw invalidProfile(
+      dir,
+      name,
+      `field clientSecretIn must be "keyring", not '${neutralize(String(value.clientSecretIn))}'`,
+    );
   }
   return value as unknown as Profile;
 }
@@ -206,4 +222,25 @@ export async function deleteProfile(
     if (store.current === name) store.current = undefined;
   });
   return { removed, current };
+}
+
+/**
+ * Replaces the record of `name` with `change(record)`, only while it is still `expected` (compared as JSON): a
+ * record another svcadm changed meanwhile is left as it is. Returns whether it was replaced.
+ */
+export async function replaceProfile(
+  dir: string,
+  lock: LockContext,
+  name: string,
+  expected: Profile,
+  change: (record: Profile) => Profile,
+): Promise<boolean> {
+  let replaced = false;
+  await updateStore(dir, lock, (profiles) => {
+    const now = profiles[name];
+    if (JSON.stringify(now) !== JSON.stringify(expected)) return;
+    profiles[name] = change(now as Profile);
+    replaced = true;
+  });
+  return replaced;
 }

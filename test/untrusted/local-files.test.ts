@@ -308,6 +308,7 @@ describe('a read-only or full config folder', () => {
         stdout: '',
         stderr: [
           'svcadm: warning: --client-secret leaks into shell history and the process list; prefer --client-secret-stdin',
+          `svcadm: warning: no usable OS keyring (no Secret Service: DBUS_SESSION_BUS_ADDRESS is not set): the client secret is stored in ${join(dir, 'profiles.json')} (mode 0600)`,
           `svcadm: cannot write the profile store ${join(dir, 'profiles.json')}: EROFS: read-only file system, open '${join(dir, 'profiles.json.lock')}'`,
           '',
         ].join('\n'),
