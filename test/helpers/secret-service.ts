@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,9 +37,21 @@ export interface SecretService {
 export async function startSecretService(): Promise<SecretService> {
   const home = mkdtempSync(join(tmpdir(), 'svcadm-keyring-'));
   const base = { PATH: process.env.PATH ?? '', HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: home };
+  // A bus without service activation: a keyring daemon it started by itself (with no unlocked login keyring)
+  // could win the race with ours.
+  const config = join(home, 'bus.conf');
+  writeFileSync(
+    config,
+    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:dir=${home}</listen>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>
+`,
+  );
   const [address = '', busPid = ''] = execFileSync(
     'dbus-daemon',
-    ['--session', '--fork', '--nopidfile', '--print-address=1', '--print-pid=1'],
+    [`--config-file=${config}`, '--fork', '--nopidfile', '--print-address=1', '--print-pid=1'],
     { env: base, encoding: 'utf8' },
   )
     .trim()
@@ -60,8 +72,9 @@ export async function startSecretService(): Promise<SecretService> {
       probe.stdin?.end('probe');
       probe.on('exit', resolve);
     });
+  // Until the daemon owns its name, a store fails at once (nothing can be activated): this waits on that, no timer.
   for (let attempt = 0; (await store()) !== 0; attempt++) {
-    if (attempt >= 50) throw new Error('the Secret Service did not come up');
+    if (attempt >= 500) throw new Error('the Secret Service did not come up');
   }
   return {
     env,
