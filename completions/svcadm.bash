@@ -5,7 +5,7 @@
 _svcadm_commands() {
   case "$1" in
     '') _svcadm_r=('profiles:saved tenants and client credentials' 'auth:access tokens for the active credentials' 'policies:rate limit policies' 'events:the tenant event stream' 'provisionings:directory provisioning configurations' 'users:users of the tenant' 'connections:connections of the tenant' 'api:call any path of the interface (relative to /api/v2) with the active credentials' 'emulator:run a local tenant that speaks the interface (seeded data, fault injection)' 'completion:print the shell completion script for bash, zsh or fish' 'commands:list every command; with --json, every argument, option, exit code and example' 'help:show help for a command') ;;
-    'profiles') _svcadm_r=('add:save a profile (verified by requesting a token unless --no-verify)' 'list:list saved profiles' 'use:make a profile the current one' 'show:show a profile (the current one by default); the secret is never shown' 'remove:delete a saved profile and its secret' 'help:show help for a command') ;;
+    'profiles') _svcadm_r=('add:save a profile (verified by requesting a token unless --no-verify)' 'list:list saved profiles' 'use:make a profile the current one' 'show:show a profile (the current one by default); the secret is never shown' 'migrate-secrets:move client secrets kept in the profile file into the OS keyring' 'remove:delete a saved profile and its secret' 'help:show help for a command') ;;
     'auth') _svcadm_r=('token:print an access token, alone on stdout' 'status:show the tenant, client, token expiry and granted scopes, and where each value comes from' 'help:show help for a command') ;;
     'policies') _svcadm_r=('list:list rate limit policies and their ids (GET /rate-limit-policies, Early Access)' 'get:show one rate limit policy (GET /rate-limit-policies/{id}, Early Access)' 'help:show help for a command') ;;
     'events') _svcadm_r=('tail:follow the event stream (GET /events, Server-Sent Events)' 'help:show help for a command') ;;
@@ -20,7 +20,7 @@ _svcadm_commands() {
 _svcadm_options() {
   case "$1" in
     '') _svcadm_r=('-V:print the version' '--version:print the version') ;;
-    'profiles add') _svcadm_r=('--client-secret-stdin:read the client secret from standard input' '--no-verify:save without requesting a token' '--use:make it the current profile') ;;
+    'profiles add') _svcadm_r=('--client-secret-stdin:read the client secret from standard input' '--no-verify:save without requesting a token' '--use:make it the current profile' '--insecure-storage:keep the client secret in the 0600 profile file, not in the OS keyring') ;;
     'auth status') _svcadm_r=('--check:prove the credentials now: a new token from the token service, or a given token tried on the interface') ;;
     'policies list') _svcadm_r=('--consumer-selector:only the policies for this selector, e.g. default or client_id:<id>' '--resource:only the policies of this resource, e.g. oauth_authentication_api' '--consumer:only the policies of this kind of consumer, e.g. client' '--from:start at this checkpoint (the `next` of a previous page)' '--take:results per page, 1 to 100 (service default 50; --all uses 100)' '--all:follow every page and print every policy once (not with --from)') ;;
     'events tail') _svcadm_r=('--type:only these event types (repeatable, or a comma list)' '--from:resume after this cursor (an offset from a previous run)' '--since:start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)' '--max-events:stop after n events' '--duration:stop after this long (e.g. 30s, 5m)' '--cursor-file:start from the cursor saved here; keep it current as the stream advances' '--max-reconnects:give up after n reconnects in a row without progress (default: never)' '--forward-to:POST each event to this app (https, or http on loopback); 2xx acknowledges it' '--forward-secret:sign forwarded events with this secret (default: a new one, printed)') ;;
@@ -114,6 +114,7 @@ _svcadm_argument() {
   case "$1|$2" in
     'profiles use|0') _svcadm_k=profiles ;;
     'profiles show|0') _svcadm_k=profiles ;;
+    'profiles migrate-secrets|0') _svcadm_k=profiles ;;
     'profiles remove|0') _svcadm_k=profiles ;;
     'api|0') _svcadm_k=choices; _svcadm_r=('GET' 'POST' 'PUT' 'PATCH' 'DELETE' '/rate-limit-policies' '/rate-limit-policies/{id}' '/connections' '/users-by-email' '/connections-directory-provisionings' '/users/{id}/permissions' '/connections/{id}/users') ;;
     'api|1') _svcadm_k=choices; _svcadm_r=('/rate-limit-policies' '/rate-limit-policies/{id}' '/connections' '/users-by-email' '/connections-directory-provisionings' '/users/{id}/permissions' '/connections/{id}/users') ;;

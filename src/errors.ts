@@ -98,7 +98,11 @@ export type ErrorReason =
   /** The app at `events tail --forward-to` did not acknowledge an event within the retries. */
   | 'forward_failed'
   /** TLS was spoken to a port that answers in plain HTTP (`subject`: the same origin over http). */
-  | 'plain_http';
+  | 'plain_http'
+  /** The cursor file could not be written once the tail had printed events (a full disk): resume from the line. */
+  | 'cursor_file_failed'
+  /** A file of svcadm's (the profile store) holds what svcadm cannot use: the message names the file and field. */
+  | 'config_invalid';
 
 export interface ErrorDetails {
   hint?: string | undefined;

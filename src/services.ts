@@ -70,6 +70,9 @@ export class Services {
           `Using profile '${this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`,
         );
       }
+      for (const where of credentials.lineBreaksRemoved) {
+        this.#io.trace?.(`removed a trailing line break from ${where}`);
+      }
       const { auth } = credentials;
       this.secrets.add(auth.kind === 'token' ? auth.token : secretOf(auth.credential));
       this.#credentials = credentials;

@@ -115,7 +115,7 @@ export class ClientCredentialsTokens implements TokenSource {
     if (cached) return cached;
     const { clock } = this.http.settings;
     const lock = { clock, sleep: (ms: number) => this.http.sleep(ms), trace: this.trace };
-    return withTokenLock(this.cacheDir, lock, async () => {
+    return withTokenLock(this.cacheDir, this.#key, lock, async () => {
       // Another process may have cached one while this one waited for the lock.
       const shared = this.#fromCache();
       if (shared) return shared;

@@ -66,6 +66,11 @@ const REASON_HINTS: Readonly<
   cursor_expired: ({ paste }) => `restart with --since (e.g. \`${paste(['events', 'tail', '--since', '1h'])}\`)`,
   invalid_cursor: () => 'check the cursor given with --from or held in the cursor file',
   forward_failed: () => 'fix the app at --forward-to, then resume: the event it did not acknowledge is sent again',
+  cursor_file_failed: () => 'free space or fix the cursor file, then resume with the line above',
+  config_invalid: ({ paste }, err) =>
+    err.subject === undefined
+      ? 'repair or delete the file'
+      : `repair the file, or remove the profile with \`${paste(['profiles', 'remove', err.subject])}\``,
   plain_http: (_context, err) => {
     const origin = err.subject === undefined ? undefined : URL.parse(err.subject);
     return origin && isLoopbackHost(origin.hostname)

@@ -3,6 +3,7 @@ import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { CREDENTIAL_VARIABLES } from '../config/credential-variables.js';
 import type { Credentials } from '../config/credentials.js';
+import { profilesFile } from '../config/paths.js';
 import { ApiError, AuthError } from '../errors.js';
 import { cell, type DetailTable, timeCell } from '../render/table-model.js';
 
@@ -51,10 +52,13 @@ async function proveGivenToken(inv: Invocation): Promise<void> {
   }
 }
 
-function credentialText(creds: Credentials): string {
+function credentialText(creds: Credentials, configDir: string): string {
   if (creds.auth.kind === 'token') return 'bearer token';
   const { credential } = creds.auth;
-  return credential.kind === 'secret' ? 'client secret' : `private key ${credential.keyFile} (${credential.algorithm})`;
+  if (credential.kind !== 'secret') return `private key ${credential.keyFile} (${credential.algorithm})`;
+  // Where a saved secret lives: the OS keyring, or the profile file.
+  if (creds.secretStoredIn === 'keyring') return 'client secret, in the OS keyring';
+  return creds.secretStoredIn === 'file' ? `client secret, in ${profilesFile(configDir)}` : 'client secret';
 }
 
 /** A table shows this many scopes at most: an admin client holds hundreds; `-o json` lists them all. */
@@ -94,7 +98,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
     tenant: creds.origin,
     profile: creds.profileName ?? null,
     client_id: creds.auth.kind === 'client' ? creds.auth.clientId : null,
-    credential: credentialText(creds),
+    credential: credentialText(creds, inv.services.configDir),
     token_url: creds.auth.kind === 'client' ? creds.auth.tokenUrl : null,
     audience: creds.auth.kind === 'client' ? creds.auth.audience : null,
     sources: {

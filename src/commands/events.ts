@@ -292,16 +292,20 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   } catch (err) {
     failure = err;
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
-    if (!(err instanceof Interrupted) && !isForwardFailure(err)) throw err;
-    await flush();
+    if (!(err instanceof Interrupted) && !endsWithResume(err)) throw err;
+    if (!isCursorFileFailure(err)) await flush();
   } finally {
     timer?.cancel();
     ticker?.cancel();
     const reason = stopReason(ctx.interrupt.aborted, failure !== undefined, full, stop.signal.aborted);
     stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
-    await cursorFile?.flush();
+    try {
+      await cursorFile?.flush();
+    } catch (err) {
+      failure ??= err;
+    }
   }
-  const forwardFailure = isForwardFailure(failure) ? failure : undefined;
+  const forwardFailure = endsWithResume(failure) ? failure : undefined;
   if (!ctx.interrupt.aborted && forwardFailure === undefined) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
   inv.io.stderr.write(`svcadm: ${forwardFailure ? 'stopped' : 'interrupted'} after ${count}\n`);
@@ -314,6 +318,15 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
 
 function isForwardFailure(err: unknown): err is CliError {
   return err instanceof CliError && err.reason === 'forward_failed';
+}
+
+function isCursorFileFailure(err: unknown): err is CliError {
+  return err instanceof CliError && err.reason === 'cursor_file_failed';
+}
+
+/** Failures after which the tail still says where to resume: the app gave up, or the cursor file could not be kept. */
+function endsWithResume(err: unknown): err is CliError {
+  return isForwardFailure(err) || isCursorFileFailure(err);
 }
 
 /** Why the tail stopped, for the live view's last status line. */

@@ -2,18 +2,25 @@ import { resolve } from 'node:path';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { AssertionAlgorithm, ClientCredential } from '../config/credentials.js';
+import type { LockContext } from '../config/file-lock.js';
+import { withoutTrailingLineBreak } from '../config/line-break.js';
+import { profilesFile } from '../config/paths.js';
+import { isRecord } from '../config/private-file.js';
 import { readPrivateKey } from '../config/private-key.js';
 import {
   deleteProfile,
+  hasProfileEntry,
   type Profile,
   profileNamed,
   readProfiles,
+  replaceProfile,
   saveProfile,
   setCurrentProfile,
   validateProfileName,
 } from '../config/profile-store.js';
+import { KeyringSecrets, KeyringUnavailable, storeSecret } from '../config/secret-store.js';
 import { parseOrigin } from '../config/tenant.js';
-import { UsageError } from '../errors.js';
+import { interruption, UsageError } from '../errors.js';
 import { COLOUR_ENV, PROFILE_ENV, STORE_ENV } from '../help/environment.js';
 import { cell, type TableSpec } from '../render/table-model.js';
 import { askHidden, readAllStdin } from '../util/prompt.js';
@@ -22,6 +29,7 @@ interface AddOptions {
   clientSecretStdin?: boolean;
   verify: boolean;
   use?: boolean;
+  insecureStorage?: boolean;
 }
 
 export function registerProfilesCommands(program: SvcadmCommand, host: Host): void {
@@ -34,10 +42,11 @@ export function registerProfilesCommands(program: SvcadmCommand, host: Host): vo
     .option('--client-secret-stdin', 'read the client secret from standard input')
     .option('--no-verify', 'save without requesting a token')
     .option('--use', 'make it the current profile')
+    .option('--insecure-storage', 'keep the client secret in the 0600 profile file, not in the OS keyring')
     .environment([STORE_ENV, COLOUR_ENV])
     .addHelpText(
       'after',
-      `\nUses the global --domain, --client-id, --client-secret, --client-assertion-key, --client-assertion-alg,\n--auth-url and --audience options. Without a secret or a key, the secret is asked for (hidden) on a terminal.\nA private key is stored as its path, never its contents, and must be readable only by you (chmod 600).${examples(
+      `\nUses the global --domain, --client-id, --client-secret, --client-assertion-key, --client-assertion-alg,\n--auth-url and --audience options. Without a secret or a key, the secret is asked for (hidden) on a terminal.\nA client secret goes into the OS keyring (Keychain, Credential Manager, Secret Service) where there is one, else\ninto the 0600 profile file. A private key is stored as its path, never its contents, and must be readable only by\nyou (chmod 600).${examples(
         'svcadm profiles add prod --domain tenant.example.com --client-id abc123',
         'printf %s "$SECRET" | svcadm profiles add ci --domain tenant.example.com --client-id abc123 --client-secret-stdin',
         'svcadm profiles add prod --domain tenant.example.com --client-id abc123 --client-assertion-key ~/.ssh/svcadm.pem',
@@ -71,6 +80,15 @@ export function registerProfilesCommands(program: SvcadmCommand, host: Host): vo
     .action(host.action<[string | undefined], object>((inv, [name]) => runProfilesShow(inv, name)));
 
   profiles
+    .command('migrate-secrets')
+    .description('move client secrets kept in the profile file into the OS keyring')
+    .argument('[names...]', 'the profiles to move (default: all)')
+    .completesArgument({ kind: 'profiles' })
+    .environment([STORE_ENV])
+    .addHelpText('after', examples('svcadm profiles migrate-secrets', 'svcadm profiles migrate-secrets prod staging'))
+    .action(host.action<[string[]], object>((inv, [names]) => runProfilesMigrateSecrets(inv, names)));
+
+  profiles
     .command('remove')
     .description('delete a saved profile and its secret')
     .argument('<name>', 'profile name')
@@ -80,6 +98,13 @@ export function registerProfilesCommands(program: SvcadmCommand, host: Host): vo
     .action(host.action<[string], object>((inv, [name]) => runProfilesRemove(inv, name)));
 }
 
+/** A value without the trailing line break it was exported with, said under --debug (never the value). */
+function withoutLineBreak(inv: Invocation, text: string, where: string): string {
+  const { value, stripped } = withoutTrailingLineBreak(text);
+  if (stripped) inv.io.trace?.(`removed a trailing line break from ${where}`);
+  return value;
+}
+
 async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
   const { io } = inv.ctx;
   const flag = inv.globals.credentials.clientSecret;
@@ -87,9 +112,9 @@ async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
     throw new UsageError('give --client-secret or --client-secret-stdin, not both');
   if (flag !== undefined) {
     inv.io.warn('--client-secret leaks into shell history and the process list; prefer --client-secret-stdin');
-    return flag;
+    return withoutLineBreak(inv, flag, '--client-secret');
   }
-  if (opts.clientSecretStdin) return readAllStdin(io);
+  if (opts.clientSecretStdin) return withoutLineBreak(inv, await readAllStdin(io), 'the secret read from stdin');
   if (inv.globals.prompts && io.stderr.isTTY) return askHidden(io, 'Client secret: ');
   throw new UsageError(
     'no client secret given',
@@ -114,6 +139,7 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
   const { domain, clientId, authUrl, audience, clientAssertionKey } = inv.globals.credentials;
   if (domain === undefined) throw new UsageError('profiles add needs --domain');
   if (clientId === undefined || clientId.trim() === '') throw new UsageError('profiles add needs --client-id');
+  withoutLineBreak(inv, clientId, '--client-id');
   const origin = parseOrigin(domain);
   const authOrigin = authUrl === undefined ? undefined : parseOrigin(authUrl, '--auth-url');
   let credential: ClientCredential;
@@ -123,16 +149,13 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
     if (secret.trim() === '') throw new UsageError('the client secret is empty');
     credential = { kind: 'secret', secret };
   }
+  const dir = inv.services.configDir;
   const profile: Profile = {
     domain: origin,
     clientId: clientId.trim(),
-    ...(credential.kind === 'secret'
-      ? { clientSecret: credential.secret }
-      : { clientAssertionKey: credential.keyFile, clientAssertionAlg: credential.algorithm }),
     ...(authOrigin ? { authUrl: authOrigin } : {}),
     ...(audience ? { audience } : {}),
   };
-  const dir = inv.services.configDir;
   if (opts.verify) {
     const tokens = inv.services.clientTokens({
       kind: 'client',
@@ -144,12 +167,76 @@ export async function runProfilesAdd(inv: Invocation, rawName: string, opts: Add
     const token = await tokens.current();
     inv.io.notice(`Verified: the token service issued a token with ${token.scopes.length} scope(s).`);
   }
-  const before = readProfiles(dir);
-  await saveProfile(dir, name, profile, opts.use === true);
+  const before = profileNamed(readProfiles(dir), name);
+  if (credential.kind === 'secret') {
+    const { fields } = storeSecret(dir, inv.ctx.env, name, credential.secret, {
+      insecure: opts.insecureStorage === true,
+      notice: (line) => inv.io.warn(line),
+    });
+    Object.assign(profile, fields);
+  } else {
+    Object.assign(profile, { clientAssertionKey: credential.keyFile, clientAssertionAlg: credential.algorithm });
+  }
+  const existed = await saveProfile(dir, storeLock(inv), name, profile, opts.use === true);
+  // A secret the profile kept in the keyring before, and no longer does, is not left behind there.
+  if (before?.clientSecretIn === 'keyring' && profile.clientSecretIn !== 'keyring') forgetKeyringSecret(inv, name);
   const current = readProfiles(dir).current === name;
   inv.io.notice(
-    `${profileNamed(before, name) ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
+    `${existed ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
   );
+}
+
+/** Removes a profile's secret from the OS keyring; one warning when the keyring cannot be reached. */
+function forgetKeyringSecret(inv: Invocation, name: string): void {
+  try {
+    new KeyringSecrets(inv.services.configDir, inv.ctx.env).remove(name);
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailable)) throw err;
+    inv.io.warn(`the client secret of profile '${name}' may still be in the OS keyring: ${err.message}`);
+  }
+}
+
+export async function runProfilesMigrateSecrets(inv: Invocation, names: string[]): Promise<void> {
+  const dir = inv.services.configDir;
+  const store = readProfiles(dir);
+  for (const name of names) requireProfile(inv, name);
+  const chosen = names.length > 0 ? names : Object.keys(store.profiles);
+  const keyring = new KeyringSecrets(dir, inv.ctx.env);
+  let moved = 0;
+  for (const name of chosen) {
+    const record = profileNamed(store, name);
+    if (record?.clientSecret === undefined) continue;
+    try {
+      keyring.write(name, record.clientSecret);
+    } catch (err) {
+      if (!(err instanceof KeyringUnavailable)) throw err;
+      throw new UsageError(
+        `no usable OS keyring: ${err.message}`,
+        `${moved} secret(s) moved; the rest stay in ${profilesFile(dir)}`,
+      );
+    }
+    // The record changes only if it still holds the secret that was moved (another svcadm may have changed it).
+    await replaceProfile(dir, storeLock(inv), name, record, (now) => {
+      const { clientSecret: _moved, ...rest } = now;
+      return { ...rest, clientSecretIn: 'keyring' };
+    });
+    moved++;
+    inv.io.notice(`Moved the client secret of profile '${name}' into the OS keyring.`);
+  }
+  if (moved === 0) inv.io.notice('No client secret is kept in the profile file: nothing to move.');
+}
+
+/** The profile store's lock waits on the invocation's clock, and Ctrl-C ends the wait. */
+function storeLock(inv: Invocation): LockContext {
+  const { clock, interrupt } = inv.ctx;
+  return {
+    clock,
+    sleep: async (ms) => {
+      await clock.sleep(ms, interrupt);
+      if (interrupt.aborted) throw interruption(interrupt);
+    },
+    trace: inv.io.trace,
+  };
 }
 
 function profileSummary(name: string, profile: Profile, current: string | undefined) {
@@ -158,7 +245,10 @@ function profileSummary(name: string, profile: Profile, current: string | undefi
     current: name === current,
     domain: profile.domain,
     client_id: profile.clientId,
-    client_secret: profile.clientSecret ? 'stored' : 'none',
+    client_secret: profile.clientSecret || profile.clientSecretIn ? 'stored' : 'none',
+    ...(profile.clientSecret || profile.clientSecretIn
+      ? { client_secret_in: profile.clientSecretIn === 'keyring' ? 'keyring' : 'file' }
+      : {}),
     ...(profile.clientAssertionKey
       ? {
           client_assertion_key: profile.clientAssertionKey,
@@ -206,7 +296,7 @@ function requireProfile(inv: Invocation, name: string): Profile {
 
 export async function runProfilesUse(inv: Invocation, name: string): Promise<void> {
   requireProfile(inv, name);
-  await setCurrentProfile(inv.services.configDir, name);
+  await setCurrentProfile(inv.services.configDir, storeLock(inv), name);
   inv.io.notice(`Now using profile '${name}'.`);
 }
 
@@ -224,15 +314,22 @@ export async function runProfilesShow(inv: Invocation, name: string | undefined)
       ['client id', cell(summary.client_id)],
       summary.client_assertion_key
         ? ['private key', cell(`${summary.client_assertion_key} (${summary.client_assertion_alg})`)]
-        : ['client secret', cell(summary.client_secret === 'stored' ? '(stored, not shown)' : '(none)')],
+        : ['client secret', cell(secretText(summary.client_secret_in, inv.services.configDir))],
       ['token service', cell(summary.auth_url)],
       ['audience', cell(summary.audience)],
     ],
   }));
 }
 
+function secretText(location: string | undefined, dir: string): string {
+  if (location === 'keyring') return '(in the OS keyring, not shown)';
+  return location === 'file' ? `(in ${profilesFile(dir)}, not shown)` : '(none)';
+}
+
 export async function runProfilesRemove(inv: Invocation, name: string): Promise<void> {
-  requireProfile(inv, name);
-  const current = await deleteProfile(inv.services.configDir, name);
+  // A profile the store cannot use (edited by hand) can still be removed.
+  if (!hasProfileEntry(inv.services.configDir, validateProfileName(name))) requireProfile(inv, name);
+  const { removed, current } = await deleteProfile(inv.services.configDir, storeLock(inv), name);
+  if (isRecord(removed) && removed.clientSecretIn === 'keyring') forgetKeyringSecret(inv, name);
   inv.io.notice(`Removed profile '${name}'.${current === undefined ? ' No profile is current now.' : ''}`);
 }

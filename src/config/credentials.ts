@@ -2,7 +2,9 @@ import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { CredentialFlags } from '../global-options.js';
 import { CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
+import { withoutTrailingLineBreak } from './line-break.js';
 import { type Profile, profileNamed, readProfiles } from './profile-store.js';
+import { type SecretLocation, secretStoreOf } from './secret-store.js';
 import { parseOrigin } from './tenant.js';
 
 /** Algorithms a private-key client may sign its assertions with (the vendor's: RS256, RS384, PS256). */
@@ -40,6 +42,10 @@ export interface Credentials {
   };
   /** Credential variables that were set but not used, because a named profile is taken as a unit. */
   ignoredVariables: string[];
+  /** Where the secret of the profile in use lives, when the credential is that secret. */
+  secretStoredIn?: SecretLocation | undefined;
+  /** Where a trailing line break was removed from a client id or secret (`SVCADM_CLIENT_SECRET`), for --debug. */
+  lineBreaksRemoved: string[];
 }
 
 export const ADD_PROFILE_HINT =
@@ -111,12 +117,28 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   };
   const ignoredVariables = named ? Object.values(VARIABLES).filter((v) => (env[v] ?? '') !== '') : [];
   const profileSource: ValueSource = `profile ${name ?? ''}`;
+  const lineBreaksRemoved: string[] = [];
+  /** A client id or secret without the trailing line break it was exported with. */
+  const clean = (field: Field, found: Sourced<string>): Sourced<string> => {
+    if (field !== 'clientId' && field !== 'clientSecret') return found;
+    const { value, stripped } = withoutTrailingLineBreak(found.value);
+    if (!stripped) return found;
+    const flag = field === 'clientId' ? '--client-id' : '--client-secret';
+    const where =
+      found.source === 'flag'
+        ? flag
+        : found.source === 'environment'
+          ? VARIABLES[field]
+          : `${field} of ${found.source}`;
+    lineBreaksRemoved.push(where);
+    return { value, source: found.source };
+  };
   /** A flag, else (unless a profile is named) the variable. */
   const given = (field: Field): Sourced<string> | undefined => {
     const flag = opts[field as keyof CredentialFlags];
-    if (flag !== undefined) return { value: flag, source: 'flag' };
+    if (flag !== undefined) return clean(field, { value: flag, source: 'flag' });
     const variable = named ? undefined : fromEnv(field);
-    return variable === undefined ? undefined : { value: variable, source: 'environment' };
+    return variable === undefined ? undefined : clean(field, { value: variable, source: 'environment' });
   };
   const fromProfile = (value: string | undefined): Sourced<string> | undefined =>
     value === undefined ? undefined : { value, source: profileSource };
@@ -128,7 +150,7 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   const apiBase = `${origin}/api/v2`;
   // The profile speaks for this tenant only: a domain from elsewhere leaves its client and secret out.
   const applies = profile !== undefined && safeOrigin(profile.domain) === origin ? profile : undefined;
-  const base = { origin, apiBase, ignoredVariables };
+  const base = { origin, apiBase, ignoredVariables, lineBreaksRemoved };
 
   const token = given('token');
   if (token !== undefined) {
@@ -151,7 +173,11 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   // A profile's secret goes only to that profile's own token service, for its own client.
   const profileCredential =
     applies && applies.clientId === clientId.value && ownTokenService === authOrigin ? applies : undefined;
-  const credential = chooseCredential(given, profileCredential, profileSource);
+  const secretStore =
+    profileCredential === undefined || name === undefined ? undefined : secretStoreOf(profileCredential, dir, env);
+  const profileSecret = () =>
+    name === undefined || profileCredential === undefined ? undefined : secretStore?.read(name, profileCredential);
+  const credential = chooseCredential(given, profileCredential, profileSource, profileSecret);
   if (credential === undefined) {
     throw new AuthError(`no client secret for client ${clientId.value} on ${origin}`, {
       hint: 'set SVCADM_CLIENT_SECRET, or save it with `svcadm profiles add <name> … --client-secret-stdin`',
@@ -170,6 +196,9 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
       tokenUrl: `${authOrigin}/oauth/token`,
       audience: audience?.value ?? `${apiBase}/`,
     },
+    ...(credential.source === profileSource && credential.value.kind === 'secret'
+      ? { secretStoredIn: secretStore?.location }
+      : {}),
     sources: {
       tenant: domain.source,
       client: clientId.source,
@@ -185,6 +214,8 @@ function chooseCredential(
   given: (field: Field) => Sourced<string> | undefined,
   profile: Profile | undefined,
   profileSource: ValueSource,
+  /** The profile's secret, wherever it lives (the OS keyring is asked only here, when it is the one in use). */
+  profileSecret: () => string | undefined,
 ): Sourced<ClientCredential> | undefined {
   const secret = given('clientSecret');
   const key = given('clientAssertionKey');
@@ -201,6 +232,7 @@ function chooseCredential(
     const algorithm = parseAlgorithm(profile.clientAssertionAlg ?? 'RS256', profileSource);
     return { value: { kind: 'assertion', keyFile: profile.clientAssertionKey, algorithm }, source: profileSource };
   }
-  if (profile?.clientSecret) return { value: { kind: 'secret', secret: profile.clientSecret }, source: profileSource };
+  const saved = profile === undefined ? undefined : profileSecret();
+  if (saved) return { value: { kind: 'secret', secret: saved }, source: profileSource };
   return undefined;
 }

@@ -1,27 +1,18 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { CURSOR_MAX, CURSOR_RULE, isCursor } from '../api/cursor.js';
 import type { Clock, Timer } from '../clock.js';
-import { UsageError } from '../errors.js';
-import { checkWritable, writePrivateFile } from './private-file.js';
+import { CliError, UsageError } from '../errors.js';
+import { checkWritable, openRegularFile, readOpenFile, writePrivateFile } from './private-file.js';
 
 /** A cursor and the white space around it fit in this; a longer file holds no cursor and is not read further. */
 const CURSOR_FILE_MAX_BYTES = CURSOR_MAX * 4;
+const WHAT = 'the cursor file';
 
 /** The text of a file of at most `limit` bytes; undefined for a longer one, of which no more than that is read. */
 function readUpTo(path: string, limit: number): string | undefined {
-  const fd = openSync(path, 'r');
-  try {
-    const buffer = Buffer.alloc(limit + 1);
-    let length = 0;
-    while (length <= limit) {
-      const n = readSync(fd, buffer, length, limit + 1 - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    return length > limit ? undefined : buffer.toString('utf8', 0, length);
-  } finally {
-    closeSync(fd);
-  }
+  const fd = openRegularFile(path, { what: WHAT });
+  if (fd === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+  const bytes = readOpenFile(fd, limit);
+  return bytes.length > limit ? undefined : bytes.toString('utf8');
 }
 
 /** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
@@ -31,6 +22,7 @@ export function readCursorFile(path: string): string | undefined {
     text = readUpTo(path, CURSOR_FILE_MAX_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof UsageError) throw err;
     throw new UsageError(
       `cannot read the cursor file ${path}: ${(err as Error).message}`,
       undefined,
@@ -47,6 +39,16 @@ export function readCursorFile(path: string): string | undefined {
     );
   }
   return cursor;
+}
+
+/**
+ * The cursor file could not be written once events were printed: exit 74 (output that could not be written, as for
+ * stdout), and the tail says where to resume, since the file no longer does.
+ */
+export class CursorFileError extends CliError {
+  constructor(message: string) {
+    super('output', message, { reason: 'cursor_file_failed' });
+  }
 }
 
 /**
@@ -69,8 +71,9 @@ export class CursorFileWriter {
   /** Fails before streaming, rather than after the first events, when the file could not be written. */
   check(): void {
     try {
-      checkWritable(this.path);
+      checkWritable(this.path, WHAT);
     } catch (err) {
+      if (err instanceof UsageError) throw err;
       throw new UsageError(
         `cannot write the cursor file ${this.path}: ${(err as Error).message}`,
         undefined,
@@ -103,13 +106,11 @@ export class CursorFileWriter {
     this.#lastWrite = this.clock.now();
     this.#written = cursor;
     try {
-      writePrivateFile(this.path, `${cursor}\n`);
+      writePrivateFile(this.path, `${cursor}\n`, WHAT);
     } catch (err) {
-      this.#failure = new UsageError(
-        `cannot write the cursor file ${this.path}: ${(err as Error).message}`,
-        undefined,
-        'file_unwritable',
-      );
+      const why =
+        err instanceof UsageError ? err.message : `cannot write ${WHAT} ${this.path}: ${(err as Error).message}`;
+      this.#failure = new CursorFileError(why);
     }
   }
 }

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  constants as fsConstants,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
+  readSync,
   renameSync,
   type Stats,
   statSync,
@@ -65,20 +67,115 @@ export function readPrivateJson(path: string): unknown {
   return readJsonFile(path);
 }
 
-/** Reads a JSON file; a missing file is `undefined`, a corrupt one a clear error. */
+/** What is at a path that is not a regular file, in words. */
+function kindOf(stats: Stats): string {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function notRegular(verb: 'read' | 'write', path: string, stats: Stats, what: string | undefined): UsageError {
+  const subject = what === undefined ? path : `${what} ${path}`;
+  if (stats.isSymbolicLink()) {
+    return new UsageError(
+      `refusing to ${verb} ${subject}: it is a symbolic link, which svcadm never follows nor replaces`,
+      'give the path of the file itself',
+    );
+  }
+  return new UsageError(`refusing to ${verb} ${subject}: it is ${kindOf(stats)}, not a regular file`);
+}
+
+const NO_FOLLOW = fsConstants.O_NOFOLLOW ?? 0;
+/** Opening a FIFO without a writer (or a device) must not block: svcadm would hang where no signal reaches it. */
+const NO_BLOCK = fsConstants.O_NONBLOCK ?? 0;
+
+/**
+ * Opens a file for reading only when it is a regular file: a FIFO, a device or a socket is refused (exit 2) without
+ * blocking; a symbolic link is refused too unless `follow` (a file the user names to be read, such as `--input`).
+ * A missing file is `undefined`. Checked on the open file, so nothing can be swapped in between.
+ */
+export function openRegularFile(path: string, options: { follow?: boolean; what?: string } = {}): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY | NO_BLOCK | (options.follow ? 0 : NO_FOLLOW));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' && !options.follow) throw notRegular('read', path, lstatSync(path), options.what);
+    throw err;
+  }
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) {
+    closeSync(fd);
+    throw notRegular('read', path, stats, options.what);
+  }
+  return fd;
+}
+
+/** At most `limit` bytes of an open file (one more tells the caller it is longer); the file is closed. */
+export function readOpenFile(fd: number, limit: number): Buffer {
+  try {
+    const buffer = Buffer.alloc(limit + 1);
+    let length = 0;
+    while (length <= limit) {
+      const n = readSync(fd, buffer, length, limit + 1 - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** svcadm's own JSON files (profiles, tokens) are small; a larger one is not read whole. */
+const MAX_JSON_FILE_BYTES = 4 * 1024 * 1024;
+const BOM = '\uFEFF';
+
+/** Reads a JSON file (a UTF-8 BOM allowed); a missing file is `undefined`, a corrupt one a clear error. */
 export function readJsonFile(path: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const fd = openRegularFile(path);
+    if (fd === undefined) return undefined;
+    const bytes = readOpenFile(fd, MAX_JSON_FILE_BYTES);
+    if (bytes.length > MAX_JSON_FILE_BYTES) {
+      throw new UsageError(
+        `${path} is larger than ${MAX_JSON_FILE_BYTES / (1024 * 1024)} MB`,
+        'repair or delete the file',
+      );
+    }
+    text = bytes.toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`, undefined, 'config_invalid');
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read ${path}: ${(err as Error).message}`, undefined, 'file_unreadable');
   }
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text.startsWith(BOM) ? text.slice(1) : text) as unknown;
   } catch {
     throw new UsageError(`${path} is not valid JSON`, 'repair or delete the file', 'config_invalid');
   }
+}
+
+/**
+ * The one rule for every file svcadm writes: a path that exists and is not a regular file (a device, a FIFO, a
+ * folder, a socket) is refused, and so is a symbolic link: svcadm never writes through one nor replaces it.
+ * `what` names the file in the message (`the cursor file`).
+ */
+export function checkWritableTarget(path: string, what?: string): void {
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (!stats.isFile()) throw notRegular('write', path, stats, what);
 }
 
 /** A temporary file left by a write that was killed is removed once it is this old (a write takes milliseconds). */
@@ -115,10 +212,13 @@ function removeStaleTemporaries(path: string): void {
 
 /**
  * Writes a file mode 0600 without ever following a symlink: the text goes to a new temporary file in the same
- * folder (created exclusively, so nothing can be waiting there), which is then renamed over `path`. A symlink at
- * `path` is replaced, never written through; a reader sees the old file or the new one, never half of it.
+ * folder (created exclusively, so nothing can be waiting there), which is then renamed over `path`, which must be
+ * missing or a regular file (`checkWritableTarget`); a reader sees the old file or the new one, never half of it.
+ * A refusal is a UsageError; a failure of the file system (EROFS, ENOSPC) is thrown as it is, for the caller to
+ * say what it means there.
  */
-export function writePrivateFile(path: string, text: string): void {
+export function writePrivateFile(path: string, text: string, what?: string): void {
+  checkWritableTarget(path, what);
   removeStaleTemporaries(path);
   const temporary = join(dirname(path), `${temporaryPrefix(path)}${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(temporary, 'wx', 0o600);
@@ -129,6 +229,8 @@ export function writePrivateFile(path: string, text: string): void {
     } finally {
       closeSync(fd);
     }
+    // Looked at again just before: what appeared there meanwhile is not replaced either.
+    checkWritableTarget(path, what);
     renameSync(temporary, path);
   } catch (err) {
     try {
@@ -140,15 +242,12 @@ export function writePrivateFile(path: string, text: string): void {
   }
 }
 
-/** Throws now if `path` could not be written later: its folder is missing or not writable, or a folder is in its place. */
-export function checkWritable(path: string): void {
-  try {
-    if (statSync(path).isDirectory()) {
-      throw Object.assign(new Error('EISDIR: a folder is in its place'), { code: 'EISDIR' });
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+/**
+ * Throws now if `path` could not be written later: it is not a regular file (a UsageError), or its folder is missing
+ * or not writable (the file system's error).
+ */
+export function checkWritable(path: string, what?: string): void {
+  checkWritableTarget(path, what);
   const probe = join(dirname(path), `${temporaryPrefix(path)}${process.pid}-probe.tmp`);
   closeSync(openSync(probe, 'wx', 0o600));
   unlinkSync(probe);

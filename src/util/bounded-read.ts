@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { openRegularFile } from '../config/private-file.js';
 import type { InStream } from '../context.js';
 import { UsageError } from '../errors.js';
 
@@ -11,7 +12,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 export async function readTextBounded(source: string, stdin: InStream, limit: number, what: string): Promise<string> {
   const name = source === '-' ? 'stdin' : source;
-  const stream: Readable = source === '-' ? stdin : createReadStream(source);
+  const stream: Readable = source === '-' ? stdin : createReadStream('', { fd: openInput(source, what) });
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -36,4 +37,23 @@ export async function readTextBounded(source: string, stdin: InStream, limit: nu
   } catch {
     throw new UsageError(`${what}: ${name} is not UTF-8 text`, undefined, 'file_unreadable');
   }
+}
+
+/**
+ * A file to read, followed through symbolic links but refused (exit 2) unless it is a regular file: a FIFO would
+ * block until a writer comes, and a device never ends. stdin (`-`) is the way to pipe data in.
+ */
+function openInput(path: string, what: string): number {
+  let fd: number | undefined;
+  try {
+    fd = openRegularFile(path, { follow: true });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      throw new UsageError(`${what}: ${err.message}`, 'pipe it in with - (stdin) instead', 'file_unreadable');
+    }
+    throw new UsageError(`${what}: cannot read ${path}: ${(err as Error).message}`, undefined, 'file_unreadable');
+  }
+  if (fd === undefined)
+    throw new UsageError(`${what}: cannot read ${path}: no such file`, undefined, 'file_unreadable');
+  return fd;
 }

@@ -45,11 +45,9 @@ export function askHidden(io: Io, question: string): Promise<string> {
   });
 }
 
-/** Reads all of stdin (for --client-secret-stdin), without the final line break. */
+/** Reads all of stdin (for --client-secret-stdin), as it is. */
 export async function readAllStdin(io: Io): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -236,12 +236,12 @@ describe('svcadm commands --json: what a script or an agent must know before run
     }
   });
 
-  it('marks required options: --email of delete-user, and no other', async () => {
+  it('marks required options: --email of users find and delete-user, and no other', async () => {
     const { commands, global_options: globals } = await catalog();
     const required = entries(commands).flatMap((e) =>
       e.options.filter((o) => o.required).map((o) => `${e.command} ${o.flags}`),
     );
-    expect(required).toEqual(['connections delete-user --email <email>']);
+    expect(required).toEqual(['users find --email <address>', 'connections delete-user --email <email>']);
     expect(globals.filter((o) => o.required)).toEqual([]);
   });
 

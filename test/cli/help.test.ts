@@ -88,7 +88,7 @@ describe('svcadm help', () => {
       .slice(r.stdout.indexOf('\nExamples:\n'))
       .split('\n')
       .filter((l) => l.startsWith('  $ '));
-    expect(examples.map((l) => l.split(' ')[5])).toEqual(['add', 'list', 'use', 'show', 'remove']);
+    expect(examples.map((l) => l.split(' ')[5])).toEqual(['add', 'list', 'use', 'show', 'migrate-secrets', 'remove']);
   });
 });
 

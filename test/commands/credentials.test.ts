@@ -149,7 +149,7 @@ describe('auth status tells the truth', () => {
       `tenant         ${emu.url}  (profile local)`,
       'profile        local',
       `client id      ${emu.admin.clientId}  (profile local)`,
-      'credential     client secret  (profile local)',
+      `credential     client secret, in ${join(dir, 'profiles.json')}  (profile local)`,
       `token service  ${emu.url}/oauth/token`,
     ]);
     // An admin client holds hundreds of scopes: the table names a dozen and the count; JSON has them all.

@@ -118,6 +118,7 @@ describe('profiles', () => {
         domain: emu.url,
         client_id: emu.admin.clientId,
         client_secret: 'stored',
+        client_secret_in: 'file',
         auth_url: emu.url,
         audience: `${emu.url}/api/v2/`,
       },
@@ -129,7 +130,9 @@ describe('profiles', () => {
     );
     const show = await runCli(['profiles', 'show', '-o', 'table'], { env });
     expect(show.stdout).toContain('Profile two (current)\n');
-    expect(show.stdout).toContain('client secret  (stored, not shown)\n');
+    expect(show.stdout).toContain(
+      `client secret  (in ${join(env.SVCADM_CONFIG_DIR ?? '', 'profiles.json')}, not shown)\n`,
+    );
     for (const r of [list, table, show]) expect(r.stdout + r.stderr).not.toContain(emu.admin.clientSecret);
 
     expect((await runCli(['profiles', 'use', 'one'], { env })).stderr).toBe("Now using profile 'one'.\n");

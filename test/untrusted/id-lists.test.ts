@@ -51,7 +51,8 @@ describe('the lists that give ids, against a server that lies', () => {
     expect(r).toEqual({
       code: 7,
       stdout: '',
-      stderr: 'svcadm: the service returned the same pagination checkpoint twice\n',
+      stderr:
+        'incomplete: printed 0, more existed\nsvcadm: the service returned the same pagination checkpoint twice\n',
     });
     expect(s.apiRequests()).toHaveLength(2);
   });

@@ -3,10 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tokenLockFile } from '../../src/config/token-lock.js';
 import { VirtualClock } from '../helpers/clock.js';
 import {
   answerJson,
   type Behaviour,
+  CLIENT_ID,
   type HostileServer,
   issueToken,
   startHostileServer,
@@ -20,7 +22,11 @@ afterEach(async () => {
 });
 
 const policy = answerJson(200, { id: 'rlp_1', resource: 'oauth_authentication_api', consumer: 'client' });
-const LOCK = 'token-request.lock';
+/** The lock file of the hostile server's client: one per cache key (token URL, client id, audience). */
+function lockOf(env: Record<string, string>): string {
+  const url = env.SVCADM_DOMAIN ?? '';
+  return join(env.SVCADM_CONFIG_DIR ?? '', tokenLockFile(`${url}/oauth/token ${CLIENT_ID} ${url}/api/v2/`));
+}
 
 /** A token service that answers after `ms`, like a loaded one: long enough for cold starts to overlap. */
 function slowToken(ms: number): Behaviour {
@@ -46,13 +52,13 @@ describe('parallel cold starts', () => {
     expect(runs.map((r) => r.code)).toEqual(Array.from({ length: 20 }, () => 0));
     expect(server.tokenRequests()).toHaveLength(1);
     expect(server.apiRequests()).toHaveLength(20);
-    expect(existsSync(join(env.SVCADM_CONFIG_DIR ?? '', LOCK))).toBe(false);
+    expect(existsSync(lockOf(env))).toBe(false);
   });
 
   it('removes a lock left by a process that died, without waiting', async () => {
     server = await startHostileServer({ api: policy });
     const env = server.env();
-    const lock = join(env.SVCADM_CONFIG_DIR ?? '', LOCK);
+    const lock = lockOf(env);
     writeFileSync(lock, `${await deadPid()} ${hostname()} ${Date.now()}\n`);
     const clock = new VirtualClock();
     const r = await runCli(['policies', 'get', 'rlp_1'], { env, clock });
@@ -65,7 +71,7 @@ describe('parallel cold starts', () => {
   it('waits at most 30 s for a holder that hangs, then asks for its own token and leaves the lock alone', async () => {
     server = await startHostileServer({ api: policy });
     const env = server.env();
-    const lock = join(env.SVCADM_CONFIG_DIR ?? '', LOCK);
+    const lock = lockOf(env);
     const held = `${process.pid} ${hostname()} ${Date.now()}\n`;
     writeFileSync(lock, held);
     const clock = new VirtualClock();
@@ -95,7 +101,7 @@ describe('parallel cold starts', () => {
       stdio: 'ignore',
     });
     await tokenAsked;
-    expect(existsSync(join(env.SVCADM_CONFIG_DIR ?? '', LOCK))).toBe(true);
+    expect(existsSync(lockOf(env))).toBe(true);
     holder.kill('SIGKILL');
     await new Promise((resolve) => holder.on('exit', resolve));
     const clock = new VirtualClock();
@@ -103,5 +109,32 @@ describe('parallel cold starts', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(clock.sleeps).toEqual([]);
     expect(server.tokenRequests()).toHaveLength(2);
+  });
+
+  it('a hung token service of one client does not delay a cold start of another: one lock per cache key', async () => {
+    let arrived: () => void = () => {};
+    const tokenAsked = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    // Client a's token request never gets an answer; client b's do.
+    server = await startHostileServer({
+      token: (req, res) => (req.body.includes('client_id=a-client') ? arrived() : issueToken()(req, res)),
+      api: policy,
+    });
+    const env = server.env();
+    const holder = spawn(process.execPath, [BIN, 'policies', 'get', 'rlp_1'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, SVCADM_CLIENT_ID: 'a-client' },
+      stdio: 'ignore',
+    });
+    try {
+      await tokenAsked;
+      const clock = new VirtualClock();
+      const r = await runCli(['policies', 'get', 'rlp_1', '--client-id', 'b-client'], { env, clock });
+      expect(r.code, r.stderr).toBe(0);
+      expect(clock.sleeps).toEqual([]);
+    } finally {
+      holder.kill('SIGKILL');
+      await new Promise((resolve) => holder.on('exit', resolve));
+    }
   });
 });

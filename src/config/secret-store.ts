@@ -1,0 +1,189 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { Env } from '../context.js';
+import { AuthError } from '../errors.js';
+import { profilesFile } from './paths.js';
+import type { Profile } from './profile-store.js';
+
+/**
+ * Where a profile's client secret lives: the OS credential store (macOS Keychain, Windows Credential Manager, the
+ * Secret Service on Linux) through @napi-rs/keyring, or the profile store itself (a 0600 file), as before. Private
+ * keys are files either way: the profile stores their path.
+ */
+export type SecretLocation = 'keyring' | 'file';
+
+/** What a profile record keeps of its secret: the secret itself (file), or where it is (keyring). */
+export type SecretFields = Pick<Profile, 'clientSecret' | 'clientSecretIn'>;
+
+export interface SecretStore {
+  readonly location: SecretLocation;
+  /** Where the secret is, in words, for `profiles show`, `auth status` and notices. */
+  readonly where: string;
+  /** Stores the secret of `profile`; returns the fields its record keeps. Throws KeyringUnavailable. */
+  write(profile: string, secret: string): SecretFields;
+  /** The secret of `profile`, whose record is `record`. */
+  read(profile: string, record: Profile): string | undefined;
+  /** Forgets the secret of `profile` (a file secret goes with its record). Throws KeyringUnavailable. */
+  remove(profile: string): void;
+}
+
+/** The keyring cannot be used here (none, locked, no answer in time); `reason` says which. */
+export class KeyringUnavailable extends Error {}
+
+/**
+ * Every keyring call is bounded: the binding is synchronous and may wait forever on a locked keyring or a D-Bus that
+ * does not answer (measured: the entry's constructor alone blocked 40 s and more on a silent bus), so it runs in a
+ * child process that is killed after this long. A call takes about 60 ms (a Node start and one D-Bus round trip).
+ */
+export const KEYRING_TIMEOUT_MS = 5_000;
+
+/** The child: one keyring call, its request on stdin (the secret never in argv), its answer on stdout as JSON. */
+const KEYRING_CALL = `
+const { Entry } = require(process.argv[1]);
+const request = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+let answer;
+try {
+  // Linux: the Secret Service only; the kernel keyring would lose the secret at the next reboot.
+  const entry = new Entry(request.service, request.account, { linux: { store: 'secret-service' } });
+  if (request.op === 'read') answer = { ok: true, value: entry.getPassword() };
+  else if (request.op === 'write') answer = { ok: true, value: entry.setPassword(request.secret) ?? null };
+  else answer = { ok: true, value: entry.deletePassword() };
+} catch (err) {
+  answer = { ok: false, message: String((err && err.message) || err) };
+}
+process.stdout.write(JSON.stringify(answer));
+`;
+
+type KeyringRequest = { op: 'read' } | { op: 'write'; secret: string } | { op: 'remove' };
+
+function bindingPath(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@napi-rs/keyring');
+  } catch {
+    throw new KeyringUnavailable('the keyring module (@napi-rs/keyring) is not installed');
+  }
+}
+
+/** The first line of what the binding said, without its layers of "caused by". */
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/^Platform failure: /, '').slice(0, 200);
+}
+
+function callKeyring(env: Env, service: string, account: string, request: KeyringRequest): unknown {
+  if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) {
+    throw new KeyringUnavailable('no Secret Service: DBUS_SESSION_BUS_ADDRESS is not set');
+  }
+  const child = spawnSync(process.execPath, ['-e', KEYRING_CALL, bindingPath()], {
+    input: JSON.stringify({ service, account, ...request }),
+    env: { ...env, NODE_OPTIONS: '' },
+    timeout: KEYRING_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 1024 * 1024,
+    encoding: 'utf8',
+  });
+  if (child.error && (child.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+    throw new KeyringUnavailable(`the OS keyring did not answer within ${KEYRING_TIMEOUT_MS / 1000} s (is it locked?)`);
+  }
+  if (child.error) throw new KeyringUnavailable(`the OS keyring could not be asked: ${child.error.message}`);
+  let answer: { ok?: unknown; value?: unknown; message?: unknown };
+  try {
+    answer = JSON.parse(child.stdout) as typeof answer;
+  } catch {
+    throw new KeyringUnavailable(`the OS keyring call ended without an answer (exit ${child.status ?? child.signal})`);
+  }
+  if (answer.ok !== true) throw new KeyringUnavailable(firstLine(String(answer.message)));
+  return answer.value;
+}
+
+/** One keyring entry per profile and config folder: two folders (SVCADM_CONFIG_DIR) never share a secret. */
+export class KeyringSecrets implements SecretStore {
+  readonly location = 'keyring';
+  readonly where = 'the OS keyring';
+  readonly #service: string;
+
+  constructor(
+    dir: string,
+    private readonly env: Env,
+  ) {
+    this.#service = `svcadm ${dir}`;
+  }
+
+  write(profile: string, secret: string): SecretFields {
+    callKeyring(this.env, this.#service, profile, { op: 'write', secret });
+    return { clientSecretIn: 'keyring' };
+  }
+
+  read(profile: string): string | undefined {
+    let value: unknown;
+    try {
+      value = callKeyring(this.env, this.#service, profile, { op: 'read' });
+    } catch (err) {
+      throw new AuthError(
+        `cannot read the client secret of profile '${profile}' from the OS keyring: ${(err as Error).message}`,
+        {
+          hint: 'unlock the keyring, or give the secret with SVCADM_CLIENT_SECRET',
+        },
+      );
+    }
+    if (typeof value === 'string' && value !== '') return value;
+    throw new AuthError(`the OS keyring holds no client secret for profile '${profile}'`, {
+      hint: `save it again: svcadm profiles add ${profile} … --client-secret-stdin`,
+    });
+  }
+
+  remove(profile: string): void {
+    callKeyring(this.env, this.#service, profile, { op: 'remove' });
+  }
+}
+
+/** Today's store: the secret inside the profile store, a 0600 file in a 0700 folder. */
+export class FileSecrets implements SecretStore {
+  readonly location = 'file';
+  readonly where: string;
+
+  constructor(dir: string) {
+    this.where = profilesFile(dir);
+  }
+
+  write(_profile: string, secret: string): SecretFields {
+    return { clientSecret: secret };
+  }
+
+  read(_profile: string, record: Profile): string | undefined {
+    return record.clientSecret;
+  }
+
+  remove(): void {
+    // The secret goes with the profile's record.
+  }
+}
+
+/** Where the secret of a saved profile lives (undefined: it has none, a private key perhaps). */
+export function secretStoreOf(record: Profile, dir: string, env: Env): SecretStore | undefined {
+  if (record.clientSecretIn === 'keyring') return new KeyringSecrets(dir, env);
+  return record.clientSecret ? new FileSecrets(dir) : undefined;
+}
+
+/**
+ * Stores a new secret: in the OS keyring where there is one, else (or with `--insecure-storage`) in the file, said
+ * with `notice` (one line on stderr) when the keyring was wanted but could not be used.
+ */
+export function storeSecret(
+  dir: string,
+  env: Env,
+  profile: string,
+  secret: string,
+  options: { insecure: boolean; notice: (line: string) => void },
+): { fields: SecretFields; store: SecretStore } {
+  const file = new FileSecrets(dir);
+  if (!options.insecure) {
+    const keyring = new KeyringSecrets(dir, env);
+    try {
+      return { fields: keyring.write(profile, secret), store: keyring };
+    } catch (err) {
+      if (!(err instanceof KeyringUnavailable)) throw err;
+      options.notice(`no usable OS keyring (${err.message}): the client secret is stored in ${file.where} (mode 0600)`);
+    }
+  }
+  return { fields: file.write(profile, secret), store: file };
+}
