@@ -70,6 +70,7 @@ export function createApp(opts: ResolvedOptions, { origin, signer, now, log }: A
       [K in SettingLimitName]: number;
     }),
     unknownUserDeleteStatus: opts.unknownUserDeleteStatus,
+    eventsFeature: opts.eventsFeature,
   };
   const initialSettings = { ...settings };
   const factory = new EventFactory(

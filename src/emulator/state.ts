@@ -12,6 +12,8 @@ import type { TokenService } from './tokens.js';
 /** The knobs that may change while running (through the control API); bounds in `limits.ts`. */
 export type EmulatorSettings = { [K in SettingLimitName]: number } & {
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
+  /** False: a tenant without the Events feature (404 on `/events`). */
+  eventsFeature: boolean;
 };
 
 /** Everything the request handlers share. */
