@@ -148,7 +148,7 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
     .addOption(
       option(
         '--cursor-file <path>',
-        'start from the cursor saved here; keep it current as the stream advances',
+        'start from the cursor saved here (--from and --since win); move it only past lines written without error',
       ).completes({ kind: 'file' }),
     )
     .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
@@ -164,6 +164,12 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
       { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },
     ])
     .addHelpText('after', `\nEvent types:\n${typeList()}`)
+    .addHelpText(
+      'after',
+      '\nExit: 0 when --duration or --max-events ends a working stream; 7 when it ends while the stream is down (it ' +
+        'never connected, or a reconnect failed since the last drop), with since when and the line to resume with. ' +
+        'The service rotating a stream (connection_timeout) is followed silently. 130/143/129 on SIGINT/SIGTERM/SIGHUP.',
+    )
     .addHelpText(
       'after',
       examples(
