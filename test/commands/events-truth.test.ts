@@ -95,6 +95,26 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
     expect(server.apiRequests()).toHaveLength(1);
   });
 
+  it('Ctrl-C while the stream is down keeps exit 130 and says since when it was down', async () => {
+    const port = await refusedPort();
+    const domain = `http://127.0.0.1:${port}`;
+    const interrupt = new AbortController();
+    const r = await runCli(['events', 'tail'], {
+      env: { SVCADM_DOMAIN: domain, SVCADM_TOKEN: 'a-token' },
+      clock: new VirtualClock(START),
+      interrupt: interrupt.signal,
+      onStderr: (chunk) => {
+        if (chunk.includes('(attempt 2)')) interrupt.abort();
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr.split('\n').slice(-3)).toEqual([
+      `svcadm: interrupted after 0 events (the event stream has been down since ${AT_START}, never connected: connection refused by 127.0.0.1:${port})`,
+      `resume with: svcadm --domain ${domain} events tail --since ${AT_START}`,
+      '',
+    ]);
+  });
+
   it('SIGHUP and SIGTERM say "hung up" and "terminated", with their exit codes', async () => {
     for (const [signal, word, code] of [
       ['SIGHUP', 'hung up', 129],
