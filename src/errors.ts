@@ -93,6 +93,8 @@ export type ErrorReason =
   | 'rate_limited'
   | 'timeout'
   | 'too_many_streams'
+  /** The tenant has no event stream (the Events feature is not enabled: 404 on /events). */
+  | 'events_unavailable'
   | 'cursor_expired'
   | 'invalid_cursor'
   /** The app at `events tail --forward-to` did not acknowledge an event within the retries. */

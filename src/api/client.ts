@@ -67,10 +67,20 @@ export class ApiClient {
     );
   }
 
-  /** Opens a streaming GET; non-2xx answers other than a lasting 401 come back with their body. */
-  async open(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<StreamResponse> {
-    return this.#authorized((authorization) =>
-      this.http.open({ method: 'GET', url, headers: { ...headers, authorization }, retry: 'read' }, signal),
+  /**
+   * Opens a streaming GET; non-2xx answers other than a lasting 401 come back with their body. A 401 fetches a new
+   * token only when `mayRefresh()` allows (the event stream rate-limits refreshes); otherwise it comes back too.
+   */
+  async open(
+    url: URL,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+    mayRefresh: () => boolean = () => true,
+  ): Promise<StreamResponse> {
+    return this.#authorized(
+      (authorization) =>
+        this.http.open({ method: 'GET', url, headers: { ...headers, authorization }, retry: 'read' }, signal),
+      mayRefresh,
     );
   }
 
@@ -82,10 +92,11 @@ export class ApiClient {
       body?: string;
       stream?: { destroy(): void };
     },
-  >(attempt: (authorization: string) => Promise<R>): Promise<R> {
+  >(attempt: (authorization: string) => Promise<R>, mayRefresh: () => boolean = () => true): Promise<R> {
     let token = (await this.tokens.current()).accessToken;
     let res = await attempt(`Bearer ${token}`);
     if (res.status === 401 && this.tokens.refreshable) {
+      if (!mayRefresh()) return res;
       res.stream?.destroy();
       await this.tokens.invalidate(token);
       token = (await this.tokens.current()).accessToken;

@@ -1,11 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
+import { neutralize } from '../render/sanitize.js';
 import type { Query } from './client.js';
 import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
 import { eventLine } from './event-payload.js';
 import { FATAL_STREAM_ERRORS } from './event-types.js';
+import { header } from './headers.js';
 import type { StreamResponse } from './http.js';
 import { classify, reconnectDelayMs, serverRetryMs } from './retry.js';
 import { SseLimitError, type SseMessage, SseParser } from './sse-parser.js';
@@ -13,7 +15,16 @@ import { SseLimitError, type SseMessage, SseParser } from './sse-parser.js';
 /** What `GET /events` needs from the interface client (ApiClient provides it). */
 export interface EventsApi {
   url(segments: readonly string[], query?: Query): URL;
-  open(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<StreamResponse>;
+  /**
+   * Opens the stream. On a 401 it fetches a new token and tries once more only when `mayRefresh()` says so;
+   * otherwise the 401 comes back as an answer.
+   */
+  open(
+    url: URL,
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+    mayRefresh?: () => boolean,
+  ): Promise<StreamResponse>;
 }
 
 export interface SubscribeOptions {
@@ -30,7 +41,7 @@ export interface SubscribeOptions {
   signal: AbortSignal;
   clock: Clock;
   random(): number;
-  /** A stream silent for this long is taken for lost; default 2 minutes. */
+  /** A stream without a message (an event, a heartbeat, `retry:`) for this long is taken for dead; default 2 minutes. */
   idleMs?: number;
 }
 
@@ -60,11 +71,21 @@ export type TailItem =
   | { kind: 'stream-error'; code: string; message: string; fatal: boolean }
   | { kind: 'warning'; message: string }
   | { kind: 'connected'; attempt: number }
+  /** A connection ended or an attempt failed (never a rotation): the stream is down until the next `connected`. */
   | { kind: 'reconnecting'; attempt: number; waitMs: number; reason: string };
 
 /** Before the server has sent `retry:`. */
 const DEFAULT_RETRY_MS = 1000;
+/** Comments do not count: a stream that only sends comments for this long is dead (design notes). */
 const DEFAULT_IDLE_MS = 120_000;
+/** A connection open this long was working, even without an event: its end starts the backoff afresh. */
+const HEALTHY_CONNECTION_MS = 30_000;
+/** At most one new token per this interval for 401s on the stream: token issuance is metered. */
+const TOKEN_REFRESH_INTERVAL_MS = 60_000;
+/** How many recent event ids (SSE `id:`, the offset) are remembered to drop a replay. */
+const RECENT_IDS = 10_000;
+/** The service's stream rotation (api-notes): followed at once and silently, never a failure. */
+const ROTATION = 'connection_timeout';
 
 /** A failure after which the subscription may try again. */
 class Transient {
@@ -72,6 +93,33 @@ class Transient {
     readonly error: CliError,
     readonly askedMs?: number,
   ) {}
+}
+
+/** The last `RECENT_IDS` ids seen, oldest forgotten first. */
+class RecentIds {
+  readonly #ids = new Set<string>();
+  readonly #order: string[] = [];
+  #next = 0;
+
+  has(id: string): boolean {
+    return this.#ids.has(id);
+  }
+
+  add(id: string): void {
+    if (this.#ids.has(id)) return;
+    if (this.#order.length < RECENT_IDS) this.#order.push(id);
+    else {
+      this.#ids.delete(this.#order[this.#next] as string);
+      this.#order[this.#next] = id;
+      this.#next = (this.#next + 1) % RECENT_IDS;
+    }
+    this.#ids.add(id);
+  }
+}
+
+/** Whether an answer's `Content-Type` is an event stream (parameters such as `charset` allowed). */
+function isEventStream(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
 /** A time as the stream's `from_timestamp` takes it: `YYYY-MM-DDTHH:MM:SSZ`, the seconds rounded down. */
@@ -162,6 +210,9 @@ function streamAnswerError(res: StreamResponse) {
         reason: 'too_many_streams',
       };
     }
+    if (status === 404) {
+      return { message: `this tenant has no event stream: ${text}`, reason: 'events_unavailable' };
+    }
     if (status === 410) return { message: `the cursor has expired: ${text}`, reason: 'cursor_expired' };
     if (status === 400 && code === 'invalid_cursor') {
       return { message: `the service rejected the request: ${text}`, reason: 'invalid_cursor' };
@@ -184,20 +235,37 @@ function streamError(code: string, message: string): CliError {
 /**
  * The `GET /events` subscription: yields what each received chunk carried, reconnecting as cli.md asks and resuming
  * after the last position seen (`from` and `Last-Event-ID`). Returns when `signal` aborts; throws fatal failures.
+ *
+ * What counts as progress (resetting the backoff and `--max-reconnects`): a new event, or a connection that stayed
+ * open for HEALTHY_CONNECTION_MS. Heartbeat offsets and replayed events are not progress, so a server that closes
+ * every connection at once with `retry: 0` and a fresh heartbeat offset meets a growing backoff.
  */
 export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<readonly TailItem[], void, undefined> {
-  const { api, signal } = opts;
+  const { api, signal, clock } = opts;
   const typeFilter = opts.types.length > 0 ? new Set(opts.types) : undefined;
   let cursor = opts.from;
   let fromTimestamp = opts.fromTimestamp;
   let retryMs = DEFAULT_RETRY_MS;
   let attempt = 0;
+  /** Rotations in a row without an event: a server that rotates every connection at once is paced too. */
+  let rotations = 0;
   let everConnected = false;
   let warnedOffset = false;
+  let warnedReplay = false;
+  let lastRefresh = Number.NEGATIVE_INFINITY;
+  const recent = new RecentIds();
+  if (cursor !== undefined) recent.add(cursor);
+  const mayRefresh = () => {
+    const now = clock.now();
+    if (now - lastRefresh < TOKEN_REFRESH_INTERVAL_MS) return false;
+    lastRefresh = now;
+    return true;
+  };
 
   while (!signal.aborted) {
     let failure: CliError | Transient;
     let progressed = false;
+    let rotated = false;
     const query: Query = {
       from: cursor,
       from_timestamp: cursor === undefined ? fromTimestamp : undefined,
@@ -209,12 +277,24 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
     const streamSignal = AbortSignal.any([signal, connection.signal]);
     let res: StreamResponse | undefined;
     try {
-      const connectedAt = opts.clock.now();
-      res = await api.open(api.url(['events'], query), headers, streamSignal);
+      const connectedAt = clock.now();
+      res = await api.open(api.url(['events'], query), headers, streamSignal, mayRefresh);
       if (!res.stream) {
-        const verdict = classify('stream', res, opts.clock.now());
         const err = streamAnswerError(res);
-        failure = verdict.retry ? new Transient(err, verdict.askedMs) : err;
+        if (res.status === 401) {
+          // A new token was fetched less than a minute ago: wait for the next one rather than mint one per attempt.
+          failure = new Transient(err, lastRefresh + TOKEN_REFRESH_INTERVAL_MS - clock.now());
+        } else {
+          const verdict = classify('stream', res, clock.now());
+          failure = verdict.retry ? new Transient(err, verdict.askedMs) : err;
+        }
+      } else if (!isEventStream(header(res.headers, 'content-type'))) {
+        // A proxy's login page or a misrouted request: trying again would only send the token again.
+        res.stream.destroy();
+        const type = clip(neutralize(header(res.headers, 'content-type') ?? 'none'));
+        failure = new NetworkError(`the event stream answered ${res.status} with ${type}, not text/event-stream`, {
+          hint: 'a proxy or a login page may stand between svcadm and the tenant: check --domain and the proxy settings',
+        });
       } else {
         // Until a cursor arrives, a reconnect must not jump to "latest" and skip what happened meanwhile.
         fromTimestamp ??= timestampOf(connectedAt);
@@ -232,19 +312,21 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
           }
           return undefined;
         };
-        const advance = (offset: string | undefined) => {
-          if (offset === undefined || offset === cursor) return;
+        /** Moves the cursor, never back to a position already passed (a server that replays). */
+        const advance = (offset: string | undefined): boolean => {
+          if (offset === undefined || offset === cursor || recent.has(offset)) return false;
+          recent.add(offset);
           cursor = offset;
-          progressed = true;
+          return true;
         };
         const onMessage = (msg: SseMessage) => {
+          idle.refresh();
           const type = msg.event;
           if (type === 'offset-only' || !msg.hasData) {
             const offset = adopt(
               (msg.hasData ? stringField(parseJsonObject(msg.data), 'offset') : undefined) ?? (msg.id || undefined),
             );
-            advance(offset);
-            if (offset !== undefined) batch.push({ kind: 'cursor', offset });
+            if (advance(offset) && offset !== undefined) batch.push({ kind: 'cursor', offset });
             return;
           }
           if (type === 'error') {
@@ -255,9 +337,10 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
             const message = clip(stringField(detail, 'message') ?? msg.data.toString('utf8'));
             const offset = adopt(stringField(detail, 'offset'));
             const isFatal = FATAL_STREAM_ERRORS.has(code);
-            if (offset !== undefined && !isFatal) {
-              advance(offset);
-              batch.push({ kind: 'cursor', offset });
+            if (!isFatal && advance(offset) && offset !== undefined) batch.push({ kind: 'cursor', offset });
+            if (code === ROTATION) {
+              rotated = true;
+              return;
             }
             batch.push({ kind: 'stream-error', code, message, fatal: isFatal });
             if (isFatal) fatal = streamError(code, message);
@@ -266,7 +349,19 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
           }
           // The id is the offset on this wire: no need to parse every payload just to learn it.
           const offset = adopt(msg.id || stringField(parseJsonObject(msg.data), 'offset'));
-          advance(offset);
+          if (offset !== undefined && !advance(offset)) {
+            // Sent again (a server that ignores `from`): printed once, and no progress.
+            if (!warnedReplay) {
+              warnedReplay = true;
+              batch.push({
+                kind: 'warning',
+                message: 'the service sent events again that were already seen; dropping repeats',
+              });
+            }
+            return;
+          }
+          progressed = true;
+          rotations = 0;
           if (typeFilter && !typeFilter.has(type)) {
             if (offset !== undefined) batch.push({ kind: 'cursor', offset });
             return;
@@ -282,15 +377,15 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         const parser = new SseParser({
           message: onMessage,
           retry: (ms) => {
+            idle.refresh();
             retryMs = serverRetryMs(ms);
           },
         });
         const stream = res.stream;
-        const idle = opts.clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
+        const idle = clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
           let overflow: SseLimitError | undefined;
           for await (const chunk of chunksOf(stream)) {
-            idle.refresh();
             try {
               parser.feed(chunk);
             } catch (err) {
@@ -308,7 +403,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
               endedByError = new NetworkError(`dropped the event stream: ${overflow.message}`);
               break;
             }
-            if (endedByError) break;
+            if (endedByError || rotated) break;
           }
           failure = new Transient(endedByError ?? new NetworkError('the service closed the event stream'));
         } catch (err) {
@@ -316,28 +411,36 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
           if (signal.aborted) return;
           failure = new Transient(
             connection.signal.aborted
-              ? new NetworkError('the event stream went silent')
+              ? new NetworkError('the event stream sent nothing but comments, or nothing at all, for too long')
               : new NetworkError(`the event stream was cut: ${(err as Error).message}`),
           );
         } finally {
           idle.cancel();
           stream.destroy();
         }
+        if (clock.now() - connectedAt >= HEALTHY_CONNECTION_MS) progressed = true;
       }
     } catch (err) {
       if (signal.aborted) return;
       if (!(err instanceof NetworkError)) throw err;
       // A wrong domain or certificate is fatal at the start; once the stream has worked, the network may be changing.
       const failed = { code: 'NETWORK', message: err.message, permanent: err.permanent && !everConnected };
-      if (!classify('stream', { failure: failed }, opts.clock.now()).retry) throw err;
+      if (!classify('stream', { failure: failed }, clock.now()).retry) throw err;
       failure = new Transient(err);
     }
     if (failure instanceof CliError) throw failure;
     if (progressed) attempt = 0;
+    if (rotated) {
+      // A rotation (api-notes): resume at once from its offset, silently, not counted against --max-reconnects;
+      // only a server that rotates again and again without an event is made to wait.
+      rotations++;
+      if (rotations > 1) await clock.sleep(reconnectDelayMs(rotations - 1, retryMs, opts.random), signal);
+      continue;
+    }
     attempt++;
     if (opts.maxReconnects !== undefined && attempt > opts.maxReconnects) throw failure.error;
     const waitMs = reconnectDelayMs(attempt, retryMs, opts.random, failure.askedMs);
     yield [{ kind: 'reconnecting', attempt, waitMs, reason: failure.error.message }];
-    await opts.clock.sleep(waitMs, signal);
+    await clock.sleep(waitMs, signal);
   }
 }

@@ -63,6 +63,8 @@ const REASON_HINTS: Readonly<
   timeout: () => 'raise --timeout',
   too_many_streams: () =>
     'plans allow 1, 4 or 8 event streams at once: stop another `svcadm events tail` (or other consumer), then try again',
+  events_unavailable: () =>
+    'the Events feature is not enabled on this tenant (or --domain names another service): enable it in the tenant settings',
   cursor_expired: ({ paste }) => `restart with --since (e.g. \`${paste(['events', 'tail', '--since', '1h'])}\`)`,
   invalid_cursor: () => 'check the cursor given with --from or held in the cursor file',
   forward_failed: () => 'fix the app at --forward-to, then resume: the event it did not acknowledge is sent again',

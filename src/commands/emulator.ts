@@ -98,6 +98,7 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
     if (violation !== undefined) throw new UsageError(`--client-secret ${violation}`);
     o.clientSecret = flags.clientSecret;
   }
+  if (flags.withoutEventsFeature === true) o.eventsFeature = false;
   o.control = flags.control === true;
   if (flags.directoryProvisioning === false) o.directoryProvisioning = false;
   if (flags.rateLimitPolicies === false) o.rateLimitPolicies = false;
@@ -126,6 +127,7 @@ export function registerEmulatorCommand(program: SvcadmCommand, host: Host): voi
       '--client-public-key <pem-file>',
       'register this RSA public key on the admin client: it may then authenticate with a signed client_assertion',
     )
+    .option('--without-events-feature', 'model a tenant without the Events feature: GET /events answers 404')
     .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
     .option('--no-directory-provisioning', 'model a tenant without directory provisioning (403 on that list)')
     .option('--no-rate-limit-policies', 'model a tenant without rate limit policies (403 on those endpoints)')

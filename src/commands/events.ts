@@ -1,12 +1,21 @@
 import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../api/event-types.js';
 import { type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../api/events.js';
+import { type Outage, StreamHealth } from '../api/stream-health.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
 import { CursorFileWriter, readCursorFile } from '../config/cursor-file.js';
 import type { Env } from '../context.js';
-import { CliError, Interrupted, interruption, UsageError } from '../errors.js';
+import {
+  CliError,
+  Interrupted,
+  interruption,
+  NetworkError,
+  OutputError,
+  type StopSignal,
+  UsageError,
+} from '../errors.js';
 import { announceForwarding, type Delivery, EventForwarder } from '../forward/forwarder.js';
 import {
   FORWARD_SECRET_ENV,
@@ -140,7 +149,7 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
     .addOption(
       option(
         '--cursor-file <path>',
-        'start from the cursor saved here; keep it current as the stream advances',
+        'start from the cursor saved here (--from and --since win); move it only past lines written without error',
       ).completes({ kind: 'file' }),
     )
     .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
@@ -156,6 +165,12 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
       { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },
     ])
     .addHelpText('after', `\nEvent types:\n${typeList()}`)
+    .addHelpText(
+      'after',
+      '\nExit: 0 when --duration or --max-events ends a working stream; 7 when it ends while the stream is down (it ' +
+        'never connected, or a reconnect failed since the last drop), with since when and the line to resume with. ' +
+        'The service rotating a stream (connection_timeout) is followed silently. 130/143/129 on SIGINT/SIGTERM/SIGHUP.',
+    )
     .addHelpText(
       'after',
       examples(
@@ -240,6 +255,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   let seen = 0;
   let full = false;
   let failure: unknown;
+  const health = new StreamHealth(started);
   // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged.
   const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, stream.notice);
   let pending: EventItem[] = [];
@@ -250,9 +266,12 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     status.cursor = cursor;
     // The status first: the live view draws it under the new lines (and again at most every 100 ms).
     if (stream.live) stream.status({ ...status, now: clock.now() });
-    if (pending.length > 0) await stream.write(pending);
+    if (pending.length > 0) {
+      await stream.write(pending);
+      // The cursor file moves only past lines the system took without error (at least once, never skipped).
+      await inv.io.settled();
+    }
     pending = [];
-    // The cursor file moves only past what was written (at least once, never skipped).
     if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
     written = cursor;
   };
@@ -283,7 +302,11 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
             break;
           }
         } else if (item.kind === 'cursor') cursor = item.offset;
-        else report(item, stream, status, clock.now());
+        else {
+          if (item.kind === 'connected') health.connected();
+          if (item.kind === 'reconnecting') health.failed(item.reason, clock.now());
+          report(item, stream, status, clock.now());
+        }
       }
       if (stream.live && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
       await flush();
@@ -292,12 +315,20 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   } catch (err) {
     failure = err;
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
-    if (!(err instanceof Interrupted) && !endsWithResume(err)) throw err;
+    if (!(err instanceof Interrupted) && !endsWithResume(err)) {
+      const gaveUp = err instanceof CliError && (err.kind === 'network' || err.kind === 'rate_limited') && health.tried;
+      if (gaveUp || err instanceof OutputError) {
+        // Given up (--max-reconnects), or stdout broke: resume after the last batch written (`written`).
+        (err as CliError).addHint(`resume with: ${resumeLine(inv, opts, written, started)}`);
+      }
+      throw err;
+    }
     if (!isCursorFileFailure(err)) await flush();
   } finally {
     timer?.cancel();
     ticker?.cancel();
-    const reason = stopReason(ctx.interrupt.aborted, failure !== undefined, full, stop.signal.aborted);
+    const outage = failure === undefined && !full ? health.outage() : undefined;
+    const reason = stopReason(ctx.interrupt, failure !== undefined, full, stop.signal.aborted, outage);
     stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     try {
       await cursorFile?.flush();
@@ -306,14 +337,40 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     }
   }
   const forwardFailure = endsWithResume(failure) ? failure : undefined;
-  if (!ctx.interrupt.aborted && forwardFailure === undefined) return;
+  const outage = health.outage();
+  if (!ctx.interrupt.aborted && forwardFailure === undefined) {
+    if (full || outage === undefined) return;
+    // Ended by --duration (or the stream's own end) while down: not a success (design notes, "Tail exit codes").
+    throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resumeLine(inv, opts, cursor, started)}` });
+  }
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
-  inv.io.stderr.write(`svcadm: ${forwardFailure ? 'stopped' : 'interrupted'} after ${count}\n`);
+  const how = forwardFailure ? 'stopped' : STOP_WORDS[interruption(ctx.interrupt).signal];
+  const down = outage === undefined || forwardFailure ? '' : ` (${outageText(outage)})`;
+  inv.io.stderr.write(`svcadm: ${how} after ${count}${down}\n`);
+  inv.io.stderr.write(`resume with: ${resumeLine(inv, opts, cursor, started)}\n`);
+  throw forwardFailure ?? interruption(ctx.interrupt, true);
+}
+
+/** How each stop signal is named: SIGTERM and SIGHUP do not interrupt, they terminate and hang up. */
+const STOP_WORDS: Readonly<Record<StopSignal, string>> = {
+  SIGINT: 'interrupted',
+  SIGTERM: 'terminated',
+  SIGHUP: 'hung up',
+};
+
+/** One line: since when the stream has been down, and the last failure. */
+function outageText(outage: Outage): string {
+  const since = timestampOf(outage.since);
+  const never = outage.neverConnected ? ', never connected' : '';
+  return `the event stream has been down since ${since}${never}: ${neutralize(outage.reason)}`;
+}
+
+/** The pasteable command that resumes this tail where it stopped. */
+function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefined, started: number): string {
   const resume = cursor !== undefined ? ['--from', cursor] : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
   const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
-  inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters, ...forward])}\n`);
-  throw forwardFailure ?? interruption(ctx.interrupt, true);
+  return inv.paste(['events', 'tail', ...resume, ...filters, ...forward]);
 }
 
 function isForwardFailure(err: unknown): err is CliError {
@@ -329,11 +386,18 @@ function endsWithResume(err: unknown): err is CliError {
   return isForwardFailure(err) || isCursorFileFailure(err);
 }
 
-/** Why the tail stopped, for the live view's last status line. */
-function stopReason(interrupted: boolean, failed: boolean, full: boolean, timeUp: boolean): string | undefined {
-  if (interrupted) return 'interrupted';
+/** Why the tail stopped, for the live view's last status line: what the final stderr line says. */
+function stopReason(
+  interrupt: AbortSignal,
+  failed: boolean,
+  full: boolean,
+  timeUp: boolean,
+  outage: Outage | undefined,
+): string | undefined {
+  if (interrupt.aborted) return STOP_WORDS[interruption(interrupt).signal];
   if (failed) return 'failed';
   if (full) return 'reached --max-events';
+  if (outage) return `down since ${timestampOf(outage.since)}`;
   return timeUp ? 'reached --duration' : undefined;
 }
 

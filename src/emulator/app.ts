@@ -73,6 +73,7 @@ export function createApp(opts: ResolvedOptions, { origin, listen, signer, now, 
       [K in SettingLimitName]: number;
     }),
     unknownUserDeleteStatus: opts.unknownUserDeleteStatus,
+    eventsFeature: opts.eventsFeature,
   };
   const initialSettings = { ...settings };
   const factory = new EventFactory(

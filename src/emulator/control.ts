@@ -28,7 +28,7 @@ export interface ControlActions {
   listen: ListenAddress;
 }
 
-const SETTING_NAMES: readonly string[] = [...SETTING_LIMIT_NAMES, 'unknownUserDeleteStatus'];
+const SETTING_NAMES: readonly string[] = [...SETTING_LIMIT_NAMES, 'unknownUserDeleteStatus', 'eventsFeature'];
 
 function isSettingLimit(key: string): key is SettingLimitName {
   return (SETTING_LIMIT_NAMES as readonly string[]).includes(key);
@@ -42,6 +42,11 @@ export function validateSettings(input: unknown): Partial<EmulatorSettings> | st
     if (key === 'unknownUserDeleteStatus') {
       if (!isUnknownUserDeleteStatus(value)) return `${key} must be ${UNKNOWN_USER_DELETE_STATUSES.join(' or ')}`;
       out.unknownUserDeleteStatus = value;
+      continue;
+    }
+    if (key === 'eventsFeature') {
+      if (typeof value !== 'boolean') return `${key} must be true or false`;
+      out.eventsFeature = value;
       continue;
     }
     if (!isSettingLimit(key)) return `unknown setting ${key}; known: ${SETTING_NAMES.join(', ')}`;

@@ -12,6 +12,8 @@ export interface StreamSettings {
   lifetimeMs: number;
 }
 
+const ROTATION_MESSAGE = 'Connection lifetime reached; reconnect from the offset to continue.';
+
 /** Bytes gathered before one write; larger writes mean fewer syscalls at high rates. */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -44,7 +46,9 @@ export class EventStream {
       const heartbeat = setInterval(() => this.write(`: heartbeat\n\n${this.offsetOnly(this.next - 1)}`), heartbeatMs);
       this.timers.push(heartbeat);
     }
-    if (lifetimeMs > 0) this.timers.push(setTimeout(() => this.end(), lifetimeMs));
+    // The service's rotation (api-notes): `connection_timeout` with the current offset, then the close.
+    if (lifetimeMs > 0)
+      this.timers.push(setTimeout(() => this.error('connection_timeout', ROTATION_MESSAGE), lifetimeMs));
     this.unsubscribe = log.subscribe(() => void this.pump());
     res.on('close', () => this.cleanup());
     // Not synchronously: the hub must have registered this stream before it can possibly end.

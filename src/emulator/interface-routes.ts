@@ -176,11 +176,14 @@ const STREAM_ERRORS = {
   badEventType: () => HttpError.service(400, 'Unsupported event type.', 'invalid_query_string'),
   expiredCursor: () =>
     HttpError.service(410, 'Cursor points to data no longer available in the stream.', 'cursor_expired'),
+  /** A tenant without the Events feature (api-notes). */
+  noEventsFeature: () => HttpError.service(404, 'Not found'),
   tooManyStreams: () =>
     HttpError.service(403, 'Maximum concurrent event stream connections reached. Please close existing connections.'),
 };
 
 function subscribeToEvents(state: EmulatorState, call: InterfaceRequest): void {
+  if (!state.settings.eventsFeature) throw STREAM_ERRORS.noEventsFeature();
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.events);
   rejectUnknownParams(call.query, ['from', 'from_timestamp', 'event_type']);
   const types = call.query.getAll('event_type');

@@ -20,6 +20,8 @@ export interface EmulatorOptions extends LimitOptions {
   clientSecret?: string;
   /** PEM public keys (RSA, 2048 bits or more) of the admin client, for `private_key_jwt` authentication. */
   adminPublicKeys?: string[];
+  /** False models a tenant without the Events feature: `GET /events` answers 404 `Not found`; default true. */
+  eventsFeature?: boolean;
   /** What deleting an e-mail with no user answers; default 204, as the real service. */
   unknownUserDeleteStatus?: UnknownUserDeleteStatus;
   /** Mounts the control API under `/__emulator/`; default false. */
@@ -39,6 +41,7 @@ export type ResolvedOptions = { [K in LimitName]: number } & {
   clientSecret: string | undefined;
   adminPublicKeys: KeyObject[];
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
+  eventsFeature: boolean;
   control: boolean;
   directoryProvisioning: boolean;
   rateLimitPolicies: boolean;
@@ -79,6 +82,7 @@ export function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     clientSecret: o.clientSecret,
     adminPublicKeys,
     unknownUserDeleteStatus,
+    eventsFeature: o.eventsFeature ?? true,
     host: o.host ?? '127.0.0.1',
     control: o.control ?? false,
     directoryProvisioning: o.directoryProvisioning ?? true,

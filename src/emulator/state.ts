@@ -12,6 +12,8 @@ import type { TokenService } from './tokens.js';
 /** The knobs that may change while running (through the control API); bounds in `limits.ts`. */
 export type EmulatorSettings = { [K in SettingLimitName]: number } & {
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
+  /** False: a tenant without the Events feature (404 on `/events`). */
+  eventsFeature: boolean;
 };
 
 /** The features a tenant's plan may lack; each is on unless the emulator was started without it. */

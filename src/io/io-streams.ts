@@ -89,6 +89,22 @@ export class IOStreams {
     }
   }
 
+  /**
+   * Resolves once everything written to stdout so far has been handed to the system (an empty write's callback comes
+   * after those of the writes before it); a failed write is an OutputError. What a cursor may move past.
+   */
+  settled(): Promise<void> {
+    const out = this.stdout;
+    return new Promise((resolve, reject) => {
+      const fail = (err: unknown) => reject(outputError('stdout', err));
+      if (out.errored) return fail(out.errored);
+      out.write('', (err) => {
+        if (err || out.errored) fail(err ?? out.errored);
+        else resolve();
+      });
+    });
+  }
+
   /** A line on stderr, unless --quiet. */
   notice(message: string): void {
     if (!this.#globals.quiet) this.stderr.write(`${message}\n`);

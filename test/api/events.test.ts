@@ -89,7 +89,12 @@ function fakeApi(
       const stream = new PassThrough();
       for (const chunk of next) stream.write(chunk);
       stream.end();
-      return { status: 200, statusText: 'OK', headers: {}, stream: stream as unknown as IncomingMessage };
+      return {
+        status: 200,
+        statusText: 'OK',
+        headers: { 'content-type': 'text/event-stream' },
+        stream: stream as unknown as IncomingMessage,
+      };
     },
   };
 }

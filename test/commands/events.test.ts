@@ -448,7 +448,7 @@ describe('events tail: the cursor file', () => {
     const last = printed[printed.length - 1]?.offset;
     expect(readFileSync(file, 'utf8')).toBe(`${last}\n`);
     expect(err).toBe(
-      `svcadm: interrupted after ${printed.length} events\nresume with: svcadm --domain ${e.url} events tail --from ${last}\n`,
+      `svcadm: terminated after ${printed.length} events\nresume with: svcadm --domain ${e.url} events tail --from ${last}\n`,
     );
   });
 });

@@ -102,14 +102,14 @@ describe('GET /events wire format', () => {
 });
 
 describe('GET /events payloads as the vendor sends them (api-notes: Envelope details)', () => {
-  it('every event: id evt_ + 16 letters and digits, source urn:svc:<tenant>.<region domain>, no svcpurpose', async () => {
+  it('every event: id evt_ + 22 letters and digits, source urn:svc:<tenant>.<region domain>, no svcpurpose', async () => {
     const client = await stream('from_timestamp=2000-01-01T00:00:00Z');
     await client.waitFor(() => client.events.length >= 600);
     const [first] = payloads(client);
     const tenant = String(first?.event.svctenant);
     expect(tenant).toMatch(/^[a-z0-9][-a-z0-9]{1,62}[a-z0-9]$/);
     for (const { event } of payloads(client)) {
-      expect(event.id).toMatch(/^evt_[A-Za-z0-9]{16}$/);
+      expect(event.id).toMatch(/^evt_[A-Za-z0-9]{22}$/);
       expect(event.source).toBe(`urn:svc:${tenant}.us.svc.example`);
       expect(event.svctenant).toBe(tenant);
       expect(event.svcstream).toMatch(/^est_[a-z0-9]{16}$/);
@@ -361,7 +361,9 @@ describe('GET /events server behaviour', () => {
     await emu.updateSettings({ heartbeatMs: 0, streamLifetimeMs: 100 });
     const client = await stream();
     await client.waitFor(() => client.ended);
-    expect(client.raw).toBe(':connected\nretry: 2000\n\n');
+    expect(client.raw).toMatch(
+      /^:connected\nretry: 2000\n\nevent: error\ndata: \{"error":\{"code":"connection_timeout",[^\n]*\n\n$/,
+    );
   });
 
   it('sends error messages, then closes', async () => {
@@ -391,10 +393,21 @@ describe('GET /events server behaviour', () => {
     await other.waitFor(() => other.ended);
   });
 
-  it('closes streams after their lifetime', async () => {
+  it('rotates streams after their lifetime: connection_timeout with the current offset, then the close (api-notes)', async () => {
     await emu.updateSettings({ streamLifetimeMs: 50 });
-    const client = await stream();
+    const { offsets } = await emu.emit('user.created', 2);
+    const client = await stream(`from=${offsets[0]}`);
     await client.waitFor(() => client.ended);
+    const errors = client.messages.filter((m) => m.event === 'error');
+    expect(errors.map((m) => JSON.parse(m.data))).toEqual([
+      {
+        error: {
+          code: 'connection_timeout',
+          message: 'Connection lifetime reached; reconnect from the offset to continue.',
+          offset: offsets[1],
+        },
+      },
+    ]);
   });
 
   it('emits live events at eventRate', async () => {

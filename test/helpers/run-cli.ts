@@ -27,6 +27,8 @@ export interface RunOptions {
   clock?: Clock;
   /** Replaces the stdin stream (e.g. to answer a prompt later). */
   stdinStream?: InStream;
+  /** Replaces the captured stdout (e.g. one whose writes fail); `stdout` in the result is then empty. */
+  stdout?: OutStream;
   /** Called with stdout chunks as they are written. */
   onStdout?: (chunk: string) => void;
   onStderr?: (chunk: string) => void;
@@ -68,7 +70,7 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
   }
   if (options.tty?.stdin) stdin.isTTY = true;
   const ctx: Context = {
-    io: { stdout: out.stream, stderr: err.stream, stdin },
+    io: { stdout: options.stdout ?? out.stream, stderr: err.stream, stdin },
     env: { SVCADM_CONFIG_DIR: tempConfigDir(), ...options.env },
     clock: options.clock ?? new VirtualClock(),
     random: () => 0.5,

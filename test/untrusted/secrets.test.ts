@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../helpers/clock.js';
 import {
   ACCESS_TOKEN,
   answerJson,
@@ -69,12 +70,14 @@ describe('credentials echoed back', () => {
     server = await startHostileServer({
       api: sse(`event: error\ndata: {"error":{"code":"processing_error","message":"failed for ${ACCESS_TOKEN}"}}\n\n`),
     });
-    const r = await runCli(['events', 'tail', '--max-reconnects', '0'], { env: server.env() });
+    const env = server.env();
+    const clock = new VirtualClock(Date.UTC(2026, 2, 1, 12));
+    const r = await runCli(['events', 'tail', '--max-reconnects', '0'], { env, clock });
     expect(r.code).toBe(7);
     expect(r.stderr).toBe(
       [
         'svcadm: the service reported a stream error (processing_error): failed for [redacted]',
-        'svcadm: stream error processing_error: failed for [redacted]',
+        `svcadm: stream error processing_error: failed for [redacted] — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --since 2026-03-01T12:00:00Z`,
         '',
       ].join('\n'),
     );

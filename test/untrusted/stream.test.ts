@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../helpers/clock.js';
 import {
   endlessSseLine,
   type HostileServer,
@@ -10,6 +11,9 @@ import {
   startHostileServer,
 } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
+
+/** The virtual clock's start in tests that print a time: 2026-03-01T12:00:00Z. */
+const START = Date.UTC(2026, 2, 1, 12);
 
 let server: HostileServer | undefined;
 afterEach(async () => {
@@ -138,8 +142,14 @@ describe('the size of what the stream sends', () => {
     ['one event of 64 MB', hugeSseEvent(64 * MB), 'an event larger than 4 MB'],
   ])('%s with --max-reconnects 0: exit 7', async (_what, behaviour, detail) => {
     server = await startHostileServer({ api: behaviour });
-    const r = await runCli(['events', 'tail', '--max-reconnects', '0'], { env: server.env() });
-    expect(r).toEqual({ code: 7, stdout: '', stderr: `svcadm: dropped the event stream: it sent ${detail}\n` });
+    const env = server.env();
+    const r = await runCli(['events', 'tail', '--max-reconnects', '0'], { env, clock: new VirtualClock(START) });
+    // The stream had opened: the give-up says where to resume (no cursor yet: the time the run started).
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: `svcadm: dropped the event stream: it sent ${detail} — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --since 2026-03-01T12:00:00Z\n`,
+    });
   });
 });
 
