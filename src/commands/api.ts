@@ -12,6 +12,7 @@ import {
 import { type ApiPath, displayPath, parseApiPath } from '../api/request-path.js';
 import { type Field, type FieldValue, fieldsAsBody, fieldsAsQuery, rawField, typedField } from '../cli/api-fields.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
+import { confirmWrite, mustAsk } from '../cli/confirm.js';
 import { correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { parseHeaders } from '../cli/request-headers.js';
@@ -19,7 +20,6 @@ import { CliError, UsageError } from '../errors.js';
 import { jsonDetailTable, jsonListTable } from '../render/json-table.js';
 import { neutralize } from '../render/sanitize.js';
 import { readTextBounded } from '../util/bounded-read.js';
-import { askLine } from '../util/prompt.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 
 /** A `-f` or `-F` value and where it stood among all of them: together they keep the order of the command line. */
@@ -56,8 +56,8 @@ function methodOf(text: string): HttpMethod | undefined {
   return (HTTP_METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
 }
 
-/** `[METHOD] <path>` and `-X`: the method named once, else GET, or POST when fields or a body are given. */
-function resolveMethod(first: string, second: string | undefined, raw: ApiRaw, sendsData: boolean) {
+/** `[METHOD] <path>` and `-X`: the method named once (either way is as explicit), else GET whatever else is given. */
+function resolveMethod(first: string, second: string | undefined, raw: ApiRaw) {
   const methods = HTTP_METHODS.join(', ');
   let positional: HttpMethod | undefined;
   let path = first;
@@ -75,7 +75,7 @@ function resolveMethod(first: string, second: string | undefined, raw: ApiRaw, s
   if (positional !== undefined && flag !== undefined && positional !== flag) {
     throw new UsageError(`the method is given twice: ${positional} and -X ${flag}`);
   }
-  return { method: positional ?? flag ?? (sendsData ? 'POST' : 'GET'), path };
+  return { method: positional ?? flag ?? 'GET', path };
 }
 
 export function parseApiOptions(first: string, second: string | undefined, raw: ApiRaw): ApiOptions {
@@ -86,15 +86,13 @@ export function parseApiOptions(first: string, second: string | undefined, raw: 
     .sort((a, b) => a.at - b.at)
     .map((f) => f.field);
   if (raw.input === '') throw new UsageError('--input needs a file, or - for stdin');
-  // --paginate follows a GET: fields then stay the query, as they would with -X GET.
-  const sendsData = (fields.length > 0 && raw.paginate !== true) || raw.input !== undefined;
-  const { method, path } = resolveMethod(first, second, raw, sendsData);
+  const { method, path } = resolveMethod(first, second, raw);
   const parsedPath = parseApiPath(path);
   if (method === 'GET' && parsedPath.segments.length === 1 && parsedPath.segments[0] === 'events') {
     throw new UsageError('GET /events is a stream of Server-Sent Events', "use 'svcadm events tail'");
   }
   if (method === 'GET' && raw.input !== undefined) {
-    throw new UsageError('a GET has no body: --input needs another method');
+    throw new UsageError('a GET has no body: --input needs another method', 'name it, e.g. -X POST');
   }
   if (raw.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not a ${method}`);
   if (method === 'GET' && raw.correlationId !== undefined) {
@@ -133,7 +131,7 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
     .addOption(
       option(
         '-X, --method <method>',
-        `${METHOD_LIST} (default: GET, or POST with fields or --input unless --paginate)`,
+        `${METHOD_LIST} (default: GET, whatever fields are given; a write needs --yes off a terminal)`,
       ).completes({
         kind: 'choices',
         values: HTTP_METHODS,
@@ -142,7 +140,7 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
     .addOption(
       option(
         '-f, --raw-field <key=value>',
-        'a string field: a query parameter for GET and DELETE, else in the JSON body',
+        'a string field: a query parameter for GET (the default) and DELETE, else in the JSON body',
       ).repeated(inOrder),
     )
     .addOption(
@@ -160,16 +158,20 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
     .addOption(option('-H, --header <header>', "add a header 'Name: value' (not Authorization)").repeated())
     .option('--paginate', 'follow every page of a GET list (checkpoint or offset) and print every item')
     .option('--correlation-id <id>', 'X-Correlation-ID of a write (default: a new UUID, printed on stderr)')
-    .option('-y, --yes', 'do not ask before a write on a terminal')
+    .option('-y, --yes', 'send a write without asking (required off a terminal)')
     .addHelpText(
       'after',
-      examples(
-        "svcadm api /users/'auth0|64b0c1'/permissions -f per_page=5 -X GET",
-        'svcadm api /connections-directory-provisionings --paginate -o ndjson | jq -r .connection_name',
-        'svcadm api DELETE /connections/con_0aB1/users -f email=bob+ci@example.com --yes',
-        "svcadm api PATCH /rate-limit-policies/rlp_01HZX3 -F 'configuration[limit]=200' -f 'configuration[action]=block'",
-        'svcadm api POST /roles --input role.json --correlation-id "$CI_JOB_ID"',
-      ),
+      `
+Reads unless told to write: unlike gh api, fields never turn a call into a POST. Without -X (or a METHOD first)
+it is a GET and -f/-F are query parameters, as curl -G. POST, PUT, PATCH and DELETE ask on a terminal and need
+--yes off one (exit 2, nothing sent), as connections delete-user does.
+${examples(
+  "svcadm api /users/'auth0|64b0c1'/permissions -f per_page=5",
+  'svcadm api /connections-directory-provisionings --paginate -o ndjson | jq -r .connection_name',
+  'svcadm api DELETE /connections/con_0aB1/users -f email=bob+ci@example.com --yes',
+  "svcadm api PATCH /rate-limit-policies/rlp_01HZX3 -F 'configuration[limit]=200' -f 'configuration[action]=block'",
+  'svcadm api POST /roles --input role.json --yes --correlation-id "$CI_JOB_ID"',
+)}`,
     )
     .action(
       host.action<[string, string | undefined], ApiRaw>((inv, [first, second], raw) =>
@@ -222,7 +224,14 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const readsStdin =
     opts.input === '-' || opts.fields.some((f) => typeof f.value === 'object' && f.value?.file === '-');
   const write = opts.method !== 'GET';
-  const ask = write && !opts.yes && io.stdin.isTTY === true;
+  const shown = displayPath(opts.path.segments);
+  const ask =
+    write &&
+    mustAsk(io, {
+      yes: opts.yes,
+      refusal: `refusing to send ${opts.method} ${neutralize(shown)} without confirmation: not a terminal`,
+      yesHint: 'pass --yes to send it',
+    });
   if (ask && readsStdin) {
     throw new UsageError('the body is read from the terminal, so the write cannot be confirmed there', 'pass --yes');
   }
@@ -230,13 +239,13 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const request = buildRequest(opts, fields, body);
   const api = inv.services.api();
   checkPayloadSize({ url: passthroughUrl(api, request), body: request.body });
-  const shown = displayPath(request.segments);
   if (ask) {
     const tenant = new URL(inv.services.credentials().origin).host;
-    const answer = (await askLine(inv.ctx.io, `Send ${opts.method} ${neutralize(shown)} to ${tenant}? [y/N] `))
-      .trim()
-      .toLowerCase();
-    if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was sent');
+    await confirmWrite(
+      inv.ctx.io,
+      `Send ${opts.method} ${neutralize(shown)} to ${tenant}? [y/N] `,
+      'not confirmed: nothing was sent',
+    );
   }
   let correlationId: string | undefined;
   if (write) {

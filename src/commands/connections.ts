@@ -1,11 +1,11 @@
 import { deleteConnectionUser, isUserNotFound } from '../api/endpoints.js';
 import type { DeleteUserResult } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
+import { confirmWrite, mustAsk } from '../cli/confirm.js';
 import { CORRELATION_ID_LOGGED, correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
-import { askLine } from '../util/prompt.js';
 
 export const EMAIL_MAX = 254;
 
@@ -72,14 +72,15 @@ export function registerConnectionsCommands(program: SvcadmCommand, host: Host):
 
 export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
   const { io } = inv;
-  if (!opts.yes && io.stdin.isTTY !== true) {
-    throw new UsageError('refusing to delete without confirmation: not a terminal', 'pass --yes to delete');
-  }
+  const ask = mustAsk(io, {
+    yes: opts.yes,
+    refusal: 'refusing to delete without confirmation: not a terminal',
+    yesHint: 'pass --yes to delete',
+  });
   const tenant = new URL(inv.services.credentials().origin).host;
-  if (!opts.yes) {
+  if (ask) {
     const question = `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
-    const answer = (await askLine(inv.ctx.io, question)).trim().toLowerCase();
-    if (answer !== 'y' && answer !== 'yes') throw new UsageError('not confirmed: nothing was deleted');
+    await confirmWrite(inv.ctx.io, question, 'not confirmed: nothing was deleted');
   }
   const correlationId = correlationIdFor(opts.correlationId, io);
   let result: DeleteUserResult;
