@@ -98,7 +98,13 @@ export type ErrorReason =
   /** The app at `events tail --forward-to` did not acknowledge an event within the retries. */
   | 'forward_failed'
   /** TLS was spoken to a port that answers in plain HTTP (`subject`: the same origin over http). */
-  | 'plain_http';
+  | 'plain_http'
+  /** A write reached the service but no usable answer came back (`subject`: its correlation id). */
+  | 'outcome_unknown'
+  /** The token service refused the client about time: the clock may be off (`subject`: the skew measured, if any). */
+  | 'clock_skew'
+  /** The service asked to wait longer than svcadm ever waits (`subject`: when to try again, ISO 8601). */
+  | 'wait_too_long';
 
 export interface ErrorDetails {
   hint?: string | undefined;
@@ -197,8 +203,11 @@ export class Interrupted extends CliError {
     readonly signal: StopSignal = 'SIGINT',
     /** True when the command already told the user how it stopped (a tail's count and resume line). */
     readonly reported = false,
+    /** What was cut off, when it matters (a write whose outcome is unknown). */
+    message = 'interrupted',
+    details: Pick<ErrorDetails, 'reason' | 'subject'> = {},
   ) {
-    super('interrupted', 'interrupted');
+    super('interrupted', message, details);
   }
 }
 

@@ -22,6 +22,8 @@ export interface HttpRequest {
   attemptHeaders?: () => Record<string, string>;
   /** Told before each wait for a retry, in place of the client's `onRetry`: a command that shows its own attempts. */
   onRetry?: (notice: RetryNotice) => void;
+  /** Told when an attempt has been sent, and when an answer's head came back (a write whose outcome may be unknown). */
+  onWire?: (state: 'sent' | 'answered') => void;
   /** A larger answer is a failure; default MAX_ANSWER_BYTES. */
   maxResponseBytes?: number;
   /**
@@ -263,11 +265,29 @@ export class HttpClient {
     const headers: Record<string, string> = { 'user-agent': this.#settings.userAgent, ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const abort = signal ? AbortSignal.any([signal, this.#settings.interrupt]) : this.#settings.interrupt;
+    let answered = false;
     const request = (isHttps ? https : http).request(
       req.url,
       { method: req.method, headers, agent: isHttps ? this.#httpsAgent : this.#httpAgent, signal: abort },
-      onResponse,
+      (res) => {
+        answered = true;
+        req.onWire?.('answered');
+        onResponse(res);
+      },
     );
+    request.on('finish', () => req.onWire?.('sent'));
+    // 101 Switching Protocols (to a request that asked for no upgrade): node:http hands over the socket and would
+    // otherwise leave the request unsettled.
+    request.on('upgrade', (res: IncomingMessage, socket: { destroy(): void }) => {
+      answered = true;
+      socket.destroy();
+      reject(unusableAnswer(req.url, res));
+    });
+    request.on('close', () => {
+      if (!answered && !this.#settings.interrupt.aborted) {
+        reject(new TransportFailure(`${req.url.host} closed the connection without an answer`, 'NO_ANSWER'));
+      }
+    });
     request.on('error', (err: NodeJS.ErrnoException) => {
       if (this.#settings.interrupt.aborted) reject(interruption(this.#settings.interrupt));
       else if (err instanceof TransportFailure) reject(err);
@@ -289,6 +309,17 @@ export class HttpClient {
   #trace(line: string): void {
     this.#settings.trace?.(line);
   }
+}
+
+/** An answer svcadm has no use for (101 Switching Protocols): a permanent failure, not retried. */
+function unusableAnswer(url: URL, res: IncomingMessage): TransportFailure {
+  const status = `${res.statusCode ?? 0} ${res.statusMessage ?? ''}`.trim();
+  return new TransportFailure(
+    `${url.host} answered ${status}, an answer svcadm cannot use`,
+    'UNUSABLE',
+    undefined,
+    true,
+  );
 }
 
 function timeoutFailure(url: URL, ms: number): TransportFailure {

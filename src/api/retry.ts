@@ -5,8 +5,13 @@ import { header } from './headers.js';
 export type RetryPolicy =
   /** GET: 408, 429, 5xx and any network failure that is not permanent. */
   | 'read'
-  /** A write (DELETE): 429 and connections refused, where the request never arrived. */
+  /** A write: 429 and connections refused, where the request never arrived. */
   | 'write'
+  /**
+   * A write the service documents as idempotent (`DELETE /connections/{id}/users` answers 204 whether or not the
+   * user existed): retried like a read, since sending it twice does what sending it once does.
+   */
+  | 'idempotent'
   /** The token POST: like a read, but never on a 4xx other than 429. */
   | 'token'
   /** The event stream: like a read; its reconnects have their own pacing (`reconnectDelayMs`). */

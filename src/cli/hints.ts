@@ -66,6 +66,10 @@ const REASON_HINTS: Readonly<
   cursor_expired: ({ paste }) => `restart with --since (e.g. \`${paste(['events', 'tail', '--since', '1h'])}\`)`,
   invalid_cursor: () => 'check the cursor given with --from or held in the cursor file',
   forward_failed: () => 'fix the app at --forward-to, then resume: the event it did not acknowledge is sent again',
+  outcome_unknown: (_context, err) => `correlation id ${err.subject ?? 'unknown'}`,
+  clock_skew: (_context, err) =>
+    `the refusal is about time: this machine's clock may be off${err.subject ? ` (${err.subject})` : ''}; set it right (NTP) and try again`,
+  wait_too_long: (_context, err) => `try again after ${err.subject ?? 'the time the service gave'}`,
   plain_http: (_context, err) => {
     const origin = err.subject === undefined ? undefined : URL.parse(err.subject);
     return origin && isLoopbackHost(origin.hostname)

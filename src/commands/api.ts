@@ -16,6 +16,7 @@ import { confirmWrite, mustAsk } from '../cli/confirm.js';
 import { correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { parseHeaders } from '../cli/request-headers.js';
+import { WriteInFlight } from '../cli/write-outcome.js';
 import { CliError, UsageError } from '../errors.js';
 import { jsonDetailTable, jsonListTable } from '../render/json-table.js';
 import { neutralize } from '../render/sanitize.js';
@@ -248,10 +249,13 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
     );
   }
   let correlationId: string | undefined;
+  let inFlight: WriteInFlight | undefined;
   if (write) {
     correlationId = correlationIdFor(opts.correlationId, io);
     inv.out.aside({ correlation_id: correlationId }, `Correlation id: ${correlationId}`);
     request.headers = { ...request.headers, 'x-correlation-id': correlationId };
+    inFlight = new WriteInFlight(opts.method, correlationId);
+    request.onWire = inFlight.onWire;
   }
   try {
     if (!opts.paginate) return await printAnswer(inv, await sendPassthrough(api, request));
@@ -260,11 +264,12 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
     if (result.kind === 'single') return await printAnswer(inv, result.answer);
     return await inv.out.all(result.pages, jsonListTable);
   } catch (err) {
-    // A failed write can be found in the tenant logs too, and one cut off on the way is worth looking up.
-    if (err instanceof CliError && err.kind !== 'usage' && correlationId !== undefined) {
+    const explained = inFlight?.explain(err) ?? err;
+    // A failed write can be found in the tenant logs too.
+    if (explained === err && err instanceof CliError && err.kind !== 'usage' && correlationId !== undefined) {
       err.addHint(`correlation id ${correlationId}`);
     }
-    throw err;
+    throw explained;
   }
 }
 

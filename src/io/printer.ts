@@ -330,7 +330,8 @@ export function reportFailure(
   if (view?.debug && err instanceof Error && !known) stderr.write(`${err.stack ?? err.message}\n`);
   const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
   const hint = known ? err.hint : BUG_HINT;
-  if (view !== undefined && asksForData(view) && !(known && err.kind === 'interrupted')) {
+  // A plain interruption is a line; one that cut off a write carries what a script must know (its outcome).
+  if (view !== undefined && asksForData(view) && !(known && err.kind === 'interrupted' && err.reason === undefined)) {
     const envelope = {
       error: {
         status: known ? (err.status ?? null) : null,

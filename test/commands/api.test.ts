@@ -460,7 +460,7 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
     });
     expect(lost.code).toBe(7);
     expect(lost.stderr).toMatch(
-      /^Correlation id: c-cut\nsvcadm: connection to 127\.0\.0\.1:\d+ was reset — correlation id c-cut\n$/,
+      /^Correlation id: c-cut\nsvcadm: connection to 127\.0\.0\.1:\d+ was reset: the PUT was sent; its outcome is unknown — correlation id c-cut\n$/,
     );
     expect(cut.requests).toHaveLength(1);
     const lb2 = await loopback([json(503, {}), json(503, {}), json(200, { ok: 1 })]);
