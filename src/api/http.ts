@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Clock } from '../clock.js';
 import { type ErrorDetails, interruption, NetworkError, UsageError } from '../errors.js';
 import { rateLimitSummary } from './headers.js';
-import { classify, type RetryPolicy, retryWaitMs } from './retry.js';
+import { announcesWait, classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
 export type { RetryPolicy } from './retry.js';
 
@@ -40,6 +40,14 @@ export interface HttpResponse {
   body: string;
   /** Retries spent before this answer. */
   retries: number;
+  /** Set when the answer asked for a longer wait than svcadm takes (MAX_WAIT_MS), so it was not retried. */
+  waitRefused?: RefusedWait;
+}
+
+/** A wait the service asked for and svcadm would not take: how long, and when it ends (epoch ms). */
+export interface RefusedWait {
+  waitMs: number;
+  until: number;
 }
 
 export interface StreamResponse {
@@ -61,6 +69,8 @@ export interface RetryNotice {
   reason: string;
   /** True when no HTTP answer came at all (refused, reset, timed out). */
   transport: boolean;
+  /** True when the server asked for this wait and it is long enough to be said (`announcesWait`). */
+  announce: boolean;
 }
 
 export interface HttpSettings {
@@ -186,13 +196,23 @@ export class HttpClient {
       }
       const verdict = classify(req.retry, response ?? { failure: failure as TransportFailure }, clock.now());
       if (!verdict.retry || attempt >= maxRetries) {
+        if (response && verdict.tooLong && verdict.askedMs !== undefined) {
+          return { ...response, waitRefused: { waitMs: verdict.askedMs, until: clock.now() + verdict.askedMs } };
+        }
         if (response) return response;
         const tried = attempt > 0 ? ` (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : '';
         throw (failure as TransportFailure).toNetworkError(`${failure?.message}${tried}`);
       }
-      const wait = retryWaitMs(attempt, verdict.askedMs, this.#settings.random);
+      const wait = retryWaitMs(attempt, verdict, this.#settings.random);
       this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
-      const notice = { retry: attempt + 1, maxRetries, waitMs: wait, reason: verdict.reason, transport: !response };
+      const notice = {
+        retry: attempt + 1,
+        maxRetries,
+        waitMs: wait,
+        reason: verdict.reason,
+        transport: !response,
+        announce: announcesWait(verdict, wait),
+      };
       (req.onRetry ?? this.#settings.onRetry)?.(notice);
       await this.sleep(wait);
     }
