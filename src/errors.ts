@@ -42,7 +42,7 @@ const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string>> = {
   auth: 'authentication failed: 401, token request refused, or no credentials configured',
   forbidden: 'forbidden: 403 (the message names the missing scope when known)',
   not_found: 'not found: 404',
-  rate_limited: 'rate limited: still 429 after the retries',
+  rate_limited: 'rate limited: still 429 after the retries, or asked to wait longer than svcadm waits (60 s)',
   network: 'network failure, timeout, malformed response, or 5xx after the retries',
   rejected: 'the service rejected the request otherwise (400, 409, 410, 413, other 4xx)',
   output: 'stdout or stderr could not be written',
