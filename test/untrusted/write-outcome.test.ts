@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { type Behaviour, type HostileServer, issueToken, raw, startHostileServer } from '../helpers/hostile-server.js';
+import { refusedPort } from '../helpers/loopback-server.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
 
 let server: HostileServer | undefined;
@@ -167,5 +168,20 @@ describe('a reader of stdout that is gone when the 204 comes back (issue 17, ite
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect({ code, stderr }).toEqual({ code: 0, stderr: 'Correlation id: c-pipe\n' });
     expect(server.apiRequests()).toHaveLength(1);
+  });
+});
+
+describe('a write that never left', () => {
+  it('a refused connection is not an unknown outcome: the DELETE did not arrive', async () => {
+    const port = await refusedPort();
+    const env = { SVCADM_DOMAIN: `http://127.0.0.1:${port}`, SVCADM_TOKEN: 'tok-123' };
+    const r = await runCli(['api', 'DELETE', '/roles/r1', '--yes', '--correlation-id', 'c-r', '--max-retries', '0'], {
+      env,
+    });
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: `Correlation id: c-r\nsvcadm: connection refused by 127.0.0.1:${port} — correlation id c-r\n`,
+    });
   });
 });
