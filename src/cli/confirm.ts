@@ -1,31 +1,20 @@
-import type { Io } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { IOStreams } from '../io/io-streams.js';
 import { askLine } from '../util/prompt.js';
-
-/** What a write says when it is refused or declined. */
-export interface WriteGuard {
-  /** `--yes` was given. */
-  yes: boolean;
-  /** Off a terminal without `--yes`: the refusal (exit 2, nothing sent). */
-  refusal: string;
-  /** The refusal's hint, naming `--yes`. */
-  yesHint: string;
-}
+import type { Invocation } from './host.js';
 
 /**
- * The one rule of a write's confirmation (`connections delete-user`, `svcadm api -X POST|PUT|PATCH|DELETE`): with
- * `--yes` it goes; off a terminal it is refused; on a terminal it asks (true: the caller asks with `confirmWrite`).
- * Checked before anything is read or sent.
+ * The one confirmation rule of a write (`connections delete-user`, `svcadm api -X POST|PUT|PATCH|DELETE`): with --yes
+ * it goes ahead (false); off a terminal it refuses, exit 2 with nothing read or sent; else the caller asks
+ * (`confirm`). The signatures match main's module of the same name (agent mode), so the merge keeps main's body.
  */
-export function mustAsk(io: Pick<IOStreams, 'stdin'>, guard: WriteGuard): boolean {
-  if (guard.yes) return false;
-  if (io.stdin.isTTY !== true) throw new UsageError(guard.refusal, guard.yesHint);
+export function mustAsk(inv: Pick<Invocation, 'io'>, yes: boolean, refusal: string, hint: string): boolean {
+  if (yes) return false;
+  if (inv.io.stdin.isTTY !== true) throw new UsageError(`${refusal}: not a terminal`, hint);
   return true;
 }
 
 /** Asks `question` on the terminal; anything but y or yes is `declined` (exit 2, nothing sent). */
-export async function confirmWrite(io: Io, question: string, declined: string): Promise<void> {
-  const answer = (await askLine(io, question)).trim().toLowerCase();
+export async function confirm(inv: Pick<Invocation, 'ctx'>, question: string, declined: string): Promise<void> {
+  const answer = (await askLine(inv.ctx.io, question)).trim().toLowerCase();
   if (answer !== 'y' && answer !== 'yes') throw new UsageError(declined);
 }

@@ -12,7 +12,7 @@ import {
 import { type ApiPath, displayPath, parseApiPath } from '../api/request-path.js';
 import { type Field, type FieldValue, fieldsAsBody, fieldsAsQuery, rawField, typedField } from '../cli/api-fields.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
-import { confirmWrite, mustAsk } from '../cli/confirm.js';
+import { confirm, mustAsk } from '../cli/confirm.js';
 import { correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { parseHeaders } from '../cli/request-headers.js';
@@ -228,11 +228,12 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const shown = displayPath(opts.path.segments);
   const ask =
     write &&
-    mustAsk(io, {
-      yes: opts.yes,
-      refusal: `refusing to send ${opts.method} ${neutralize(shown)} without confirmation: not a terminal`,
-      yesHint: 'pass --yes to send it',
-    });
+    mustAsk(
+      inv,
+      opts.yes,
+      `refusing to send ${opts.method} ${neutralize(shown)} without confirmation`,
+      'pass --yes to send it',
+    );
   if (ask && readsStdin) {
     throw new UsageError('the body is read from the terminal, so the write cannot be confirmed there', 'pass --yes');
   }
@@ -242,8 +243,8 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   checkPayloadSize({ url: passthroughUrl(api, request), body: request.body });
   if (ask) {
     const tenant = new URL(inv.services.credentials().origin).host;
-    await confirmWrite(
-      inv.ctx.io,
+    await confirm(
+      inv,
       `Send ${opts.method} ${neutralize(shown)} to ${tenant}? [y/N] `,
       'not confirmed: nothing was sent',
     );

@@ -1,7 +1,7 @@
 import { deleteConnectionUser, isUserNotFound } from '../api/endpoints.js';
 import type { DeleteUserResult } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
-import { confirmWrite, mustAsk } from '../cli/confirm.js';
+import { confirm, mustAsk } from '../cli/confirm.js';
 import { CORRELATION_ID_LOGGED, correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { WriteInFlight } from '../cli/write-outcome.js';
@@ -73,15 +73,11 @@ export function registerConnectionsCommands(program: SvcadmCommand, host: Host):
 
 export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
   const { io } = inv;
-  const ask = mustAsk(io, {
-    yes: opts.yes,
-    refusal: 'refusing to delete without confirmation: not a terminal',
-    yesHint: 'pass --yes to delete',
-  });
+  const ask = mustAsk(inv, opts.yes, 'refusing to delete without confirmation', 'pass --yes to delete');
   const tenant = new URL(inv.services.credentials().origin).host;
   if (ask) {
     const question = `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
-    await confirmWrite(inv.ctx.io, question, 'not confirmed: nothing was deleted');
+    await confirm(inv, question, 'not confirmed: nothing was deleted');
   }
   const correlationId = correlationIdFor(opts.correlationId, io);
   const write = new WriteInFlight('DELETE', correlationId);
