@@ -42,7 +42,7 @@ const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string>> = {
   auth: 'authentication failed: 401, token request refused, or no credentials configured',
   forbidden: 'forbidden: 403 (the message names the missing scope when known)',
   not_found: 'not found: 404',
-  rate_limited: 'rate limited: still 429 after the retries',
+  rate_limited: 'rate limited: still 429 after the retries, or asked to wait longer than svcadm waits (60 s)',
   network: 'network failure, timeout, malformed response, or 5xx after the retries',
   rejected: 'the service rejected the request otherwise (400, 409, 410, 413, other 4xx)',
   output: 'stdout or stderr could not be written',
@@ -104,7 +104,13 @@ export type ErrorReason =
   /** The cursor file could not be written once the tail had printed events (a full disk): resume from the line. */
   | 'cursor_file_failed'
   /** A file of svcadm's (the profile store) holds what svcadm cannot use: the message names the file and field. */
-  | 'config_invalid';
+  | 'config_invalid'
+  /** A write reached the service but no usable answer came back (`subject`: its correlation id). */
+  | 'outcome_unknown'
+  /** The token service refused the client about time: the clock may be off (`subject`: the skew measured, if any). */
+  | 'clock_skew'
+  /** The service asked to wait longer than svcadm ever waits (`subject`: when to try again, ISO 8601). */
+  | 'wait_too_long';
 
 export interface ErrorDetails {
   hint?: string | undefined;
@@ -203,8 +209,11 @@ export class Interrupted extends CliError {
     readonly signal: StopSignal = 'SIGINT',
     /** True when the command already told the user how it stopped (a tail's count and resume line). */
     readonly reported = false,
+    /** What was cut off, when it matters (a write whose outcome is unknown). */
+    message = 'interrupted',
+    details: Pick<ErrorDetails, 'reason' | 'subject'> = {},
   ) {
-    super('interrupted', 'interrupted');
+    super('interrupted', message, details);
   }
 }
 
@@ -266,6 +275,10 @@ const LOCAL_ERROR_CODES = {
   list_changed: 'a list came back with fewer items than it announced (it changed while paging)',
   plain_http: 'TLS was spoken to a server that speaks plain HTTP',
   forward_failed: 'the app at --forward-to did not acknowledge an event',
+  cursor_file_failed: 'the cursor file could not be written while the tail ran (a full disk); the line says where to resume',
+  outcome_unknown: 'a write was sent but no usable answer came back: its outcome is unknown (the correlation id is in the hint)',
+  clock_skew: "the token service refused the client about time: this machine's clock may be off",
+  wait_too_long: 'the service asked to wait longer than svcadm ever waits (60 s); the hint says when to try again',
   output_failed: 'stdout or stderr could not be written',
   interrupted: 'stopped by Ctrl-C (SIGINT)',
   terminated: 'stopped by SIGTERM',

@@ -1,6 +1,7 @@
 import { ClientCredentialsTokens, GivenToken, type TokenSource } from './api/auth.js';
 import { ApiClient } from './api/client.js';
 import { HttpClient } from './api/http.js';
+import { waitText } from './api/retry.js';
 import { type ClientCredential, type Credentials, resolveCredentials } from './config/credentials.js';
 import { configDir } from './config/paths.js';
 import type { Context } from './context.js';
@@ -42,8 +43,15 @@ export class Services {
     this.#http ??= new HttpClient({
       timeoutMs: this.#globals.timeoutMs,
       maxRetries: this.#globals.maxRetries,
-      // Retries after a refused or cut connection can add up to seconds: said once, so that a wait is not silent.
-      onRetry: ({ transport, reason, maxRetries }) => {
+      // A long wait the service asked for is said each time; retries after a refused or cut connection can add up
+      // to seconds: said once, so that a wait is not silent.
+      onRetry: ({ transport, reason, maxRetries, retry, waitMs, announce }) => {
+        if (announce) {
+          this.#io.notice(
+            `svcadm: ${reason}: waiting ${waitText(waitMs)}, as the service asked (retry ${retry} of ${maxRetries})`,
+          );
+          return;
+        }
         if (!transport || told) return;
         told = true;
         this.#io.notice(`svcadm: ${reason}; trying again (at most ${maxRetries} times, see --max-retries)`);

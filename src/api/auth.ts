@@ -1,13 +1,15 @@
 import type { AuthMethod } from '../config/credentials.js';
 import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } from '../config/token-cache.js';
 import { withTokenLock } from '../config/token-lock.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import { ACCESS_TOKEN_RULE, expiryOfClaim, isAccessToken, tokenLifetimeMs } from './access-token.js';
 import { type ClientProof, clientProof } from './client-proof.js';
 import { tokenErrorFrom } from './error-body.js';
-import type { HttpClient } from './http.js';
+import { header } from './headers.js';
+import type { HttpClient, HttpResponse } from './http.js';
 import { malformedAnswer, parseJsonAnswer } from './json-answer.js';
 import { jwtClaims } from './jwt-claims.js';
+import { waitText } from './retry.js';
 
 export interface TokenInfo {
   accessToken: string;
@@ -160,7 +162,10 @@ export class ClientCredentialsTokens implements TokenSource {
       retry: 'token',
       traceBody: `grant_type=client_credentials client_id=${clientId} ${this.#proof.traceText} audience=${audience}`,
     });
-    if (res.status < 200 || res.status >= 300) throw tokenErrorFrom(res);
+    if (res.status < 200 || res.status >= 300) {
+      const err = tokenErrorFrom(res);
+      throw this.auth.credential.kind === 'assertion' ? aboutTime(err, res, this.http.settings.clock.now()) : err;
+    }
     // Checked before anything is kept: a malformed answer is never cached.
     const from = `the token service at ${tokenUrl}`;
     const answer = parseJsonAnswer(res.body, from);
@@ -192,4 +197,24 @@ export class ClientCredentialsTokens implements TokenSource {
       this.trace?.(`could not write the token cache: ${(err as Error).message}`);
     }
   }
+}
+
+/** The clock skew the token service tolerates on an assertion (api-notes: about 10 s). */
+const TOLERATED_SKEW_MS = 10_000;
+const ABOUT_TIME = /\b(expired|expiry|exp|iat|nbf|not yet valid|future|clock|skew|time)\b/i;
+
+/**
+ * A refused private-key assertion is signed with this machine's clock: when the refusal is about time, or the token
+ * service's `Date` differs by more than it tolerates, the clock is the likelier culprit than the key.
+ */
+function aboutTime(err: Error, res: HttpResponse, now: number): Error {
+  if (!(err instanceof AuthError) || err.reason !== 'token_refused') return err;
+  const date = Date.parse(header(res.headers, 'date') ?? '');
+  const skew = Number.isNaN(date) ? undefined : date - now;
+  const skewed = skew !== undefined && Math.abs(skew) > TOLERATED_SKEW_MS;
+  if (!skewed && !ABOUT_TIME.test(err.message)) return err;
+  const subject = skewed
+    ? `${waitText(Math.abs(skew))} ${skew > 0 ? 'behind' : 'ahead of'} the token service's`
+    : undefined;
+  return new AuthError(err.message, { status: err.status, code: err.code, reason: 'clock_skew', subject });
 }

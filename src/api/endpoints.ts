@@ -2,6 +2,7 @@ import { ApiError } from '../errors.js';
 import type { ApiClient, JsonResult } from './client.js';
 import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom, parseErrorBody } from './error-body.js';
+import type { HttpRequest } from './http.js';
 import { malformedAnswer } from './json-answer.js';
 import type {
   ConnectionPage,
@@ -189,14 +190,19 @@ export async function deleteConnectionUser(
   connectionId: string,
   email: string,
   correlationId: string,
+  hooks: { beforeSend?: () => void; onWire?: HttpRequest['onWire'] } = {},
 ): Promise<number> {
+  const url = api.url(['connections', connectionId, 'users'], { email });
+  hooks.beforeSend?.();
+  const { onWire } = hooks;
   const res = await api.send(
     {
       method: 'DELETE',
-      url: api.url(['connections', connectionId, 'users'], { email }),
+      url,
       headers: { accept: 'application/json', 'x-correlation-id': correlationId },
+      ...(onWire ? { onWire } : {}),
     },
-    'write',
+    'idempotent',
   );
   if (res.status >= 200 && res.status < 300) return res.status;
   const { code } = parseErrorBody(res.body);

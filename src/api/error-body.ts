@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, AuthError, type ErrorReason, type HeaderMap } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
+import type { RefusedWait } from './http.js';
+import { waitText } from './retry.js';
 
 export interface ParsedErrorBody {
   message: string | undefined;
@@ -55,6 +57,15 @@ export interface ErrorAnswer {
   headers: IncomingHttpHeaders;
   body: string;
   retries?: number;
+  /** The wait this answer asked for and svcadm would not take (`HttpClient`). */
+  waitRefused?: RefusedWait;
+}
+
+/** What to add to an answer's message when it asked for a wait svcadm would not take, and when to try again. */
+function refusedWait(res: ErrorAnswer, words: (wait: string) => string) {
+  if (!res.waitRefused) return undefined;
+  const at = new Date(res.waitRefused.until).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return { text: words(waitText(res.waitRefused.waitMs)), reason: 'wait_too_long' as const, subject: at };
 }
 
 /** What an endpoint knows about one of its error answers that the generic reading does not. */
@@ -86,6 +97,15 @@ export function apiErrorFrom(
   const retries = res.retries
     ? ` (still ${res.status} after ${res.retries} ${res.retries === 1 ? 'retry' : 'retries'})`
     : '';
+  const tooLong = refusedWait(res, (wait) => `; the service asks to wait ${wait}`);
+  if (tooLong && (res.status === 429 || res.status >= 500)) {
+    const start = res.status === 429 ? 'rate limited' : 'the service failed';
+    return new ApiError(res.status, `${start}: ${text}${tooLong.text}`, {
+      ...base,
+      reason: tooLong.reason,
+      subject: tooLong.subject,
+    });
+  }
   switch (true) {
     case res.status === 401:
       return new ApiError(401, `authentication failed: ${text}`, { ...base, reason: 'unauthorized' });
@@ -115,6 +135,17 @@ export function tokenErrorFrom(res: ErrorAnswer): Error {
       status: res.status,
       code: parsed.code,
       reason: 'token_refused',
+    });
+  }
+  const tooLong = refusedWait(res, (wait) => `; it resets in ${wait}`);
+  if (res.status === 429 && tooLong) {
+    const parsed = parseErrorBody(res.body);
+    return new ApiError(429, `the token service's quota is used up: ${answerText(res, parsed)}${tooLong.text}`, {
+      code: parsed.code,
+      headers: res.headers as HeaderMap,
+      body: res.body,
+      reason: tooLong.reason,
+      subject: tooLong.subject,
     });
   }
   return apiErrorFrom(res, 'token service');

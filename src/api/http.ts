@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Clock } from '../clock.js';
 import { type ErrorDetails, interruption, NetworkError, UsageError } from '../errors.js';
 import { rateLimitSummary } from './headers.js';
-import { classify, type RetryPolicy, retryWaitMs } from './retry.js';
+import { announcesWait, classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
 export type { RetryPolicy } from './retry.js';
 
@@ -22,6 +22,8 @@ export interface HttpRequest {
   attemptHeaders?: () => Record<string, string>;
   /** Told before each wait for a retry, in place of the client's `onRetry`: a command that shows its own attempts. */
   onRetry?: (notice: RetryNotice) => void;
+  /** Told when an attempt has been sent, and when an answer's head came back (a write whose outcome may be unknown). */
+  onWire?: (state: 'sent' | 'answered') => void;
   /** A larger answer is a failure; default MAX_ANSWER_BYTES. */
   maxResponseBytes?: number;
   /**
@@ -38,6 +40,14 @@ export interface HttpResponse {
   body: string;
   /** Retries spent before this answer. */
   retries: number;
+  /** Set when the answer asked for a longer wait than svcadm takes (MAX_WAIT_MS), so it was not retried. */
+  waitRefused?: RefusedWait;
+}
+
+/** A wait the service asked for and svcadm would not take: how long, and when it ends (epoch ms). */
+export interface RefusedWait {
+  waitMs: number;
+  until: number;
 }
 
 export interface StreamResponse {
@@ -59,6 +69,8 @@ export interface RetryNotice {
   reason: string;
   /** True when no HTTP answer came at all (refused, reset, timed out). */
   transport: boolean;
+  /** True when the server asked for this wait and it is long enough to be said (`announcesWait`). */
+  announce: boolean;
 }
 
 export interface HttpSettings {
@@ -184,13 +196,23 @@ export class HttpClient {
       }
       const verdict = classify(req.retry, response ?? { failure: failure as TransportFailure }, clock.now());
       if (!verdict.retry || attempt >= maxRetries) {
+        if (response && verdict.tooLong && verdict.askedMs !== undefined) {
+          return { ...response, waitRefused: { waitMs: verdict.askedMs, until: clock.now() + verdict.askedMs } };
+        }
         if (response) return response;
         const tried = attempt > 0 ? ` (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : '';
         throw (failure as TransportFailure).toNetworkError(`${failure?.message}${tried}`);
       }
-      const wait = retryWaitMs(attempt, verdict.askedMs, this.#settings.random);
+      const wait = retryWaitMs(attempt, verdict, this.#settings.random);
       this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
-      const notice = { retry: attempt + 1, maxRetries, waitMs: wait, reason: verdict.reason, transport: !response };
+      const notice = {
+        retry: attempt + 1,
+        maxRetries,
+        waitMs: wait,
+        reason: verdict.reason,
+        transport: !response,
+        announce: announcesWait(verdict, wait),
+      };
       (req.onRetry ?? this.#settings.onRetry)?.(notice);
       await this.sleep(wait);
     }
@@ -263,11 +285,29 @@ export class HttpClient {
     const headers: Record<string, string> = { 'user-agent': this.#settings.userAgent, ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const abort = signal ? AbortSignal.any([signal, this.#settings.interrupt]) : this.#settings.interrupt;
+    let answered = false;
     const request = (isHttps ? https : http).request(
       req.url,
       { method: req.method, headers, agent: isHttps ? this.#httpsAgent : this.#httpAgent, signal: abort },
-      onResponse,
+      (res) => {
+        answered = true;
+        req.onWire?.('answered');
+        onResponse(res);
+      },
     );
+    request.on('finish', () => req.onWire?.('sent'));
+    // 101 Switching Protocols (to a request that asked for no upgrade): node:http hands over the socket and would
+    // otherwise leave the request unsettled.
+    request.on('upgrade', (res: IncomingMessage, socket: { destroy(): void }) => {
+      answered = true;
+      socket.destroy();
+      reject(unusableAnswer(req.url, res));
+    });
+    request.on('close', () => {
+      if (!answered && !this.#settings.interrupt.aborted) {
+        reject(new TransportFailure(`${req.url.host} closed the connection without an answer`, 'NO_ANSWER'));
+      }
+    });
     request.on('error', (err: NodeJS.ErrnoException) => {
       if (this.#settings.interrupt.aborted) reject(interruption(this.#settings.interrupt));
       else if (err instanceof TransportFailure) reject(err);
@@ -289,6 +329,17 @@ export class HttpClient {
   #trace(line: string): void {
     this.#settings.trace?.(line);
   }
+}
+
+/** An answer svcadm has no use for (101 Switching Protocols): a permanent failure, not retried. */
+function unusableAnswer(url: URL, res: IncomingMessage): TransportFailure {
+  const status = `${res.statusCode ?? 0} ${res.statusMessage ?? ''}`.trim();
+  return new TransportFailure(
+    `${url.host} answered ${status}, an answer svcadm cannot use`,
+    'UNUSABLE',
+    undefined,
+    true,
+  );
 }
 
 function timeoutFailure(url: URL, ms: number): TransportFailure {

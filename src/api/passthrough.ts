@@ -3,7 +3,7 @@ import { NetworkError, UsageError } from '../errors.js';
 import type { ApiClient, Query } from './client.js';
 import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
-import type { HttpMethod } from './http.js';
+import type { HttpMethod, HttpRequest, RetryPolicy } from './http.js';
 import { MAX_JSON_DEPTH, malformedAnswer, nestsDeeperThan } from './json-answer.js';
 import type { PagerPage } from './pagers.js';
 import { checkpointPages, deduplicator, type OffsetAnswer, offsetList } from './paginate.js';
@@ -18,6 +18,8 @@ export interface PassthroughRequest {
   query: ReadonlyArray<readonly [string, string]>;
   headers: Readonly<Record<string, string>>;
   body?: string | undefined;
+  /** Told when the call leaves and when its answer comes (a write whose outcome may be unknown). */
+  onWire?: HttpRequest['onWire'];
 }
 
 export interface PassthroughAnswer {
@@ -53,9 +55,19 @@ export function passthroughUrl(
 }
 
 /**
- * Sends the call with the credentials' token: GET retried as a read, every other method only where it cannot have
- * arrived (429, a refused connection). A non-2xx answer is the error of its status; a 2xx body must be JSON.
+ * How a call is retried: GET as a read; `DELETE /connections/{id}/users`, which the service documents as idempotent,
+ * as a read too (the same request as `connections delete-user`); every other method only where it cannot have arrived
+ * (429, a refused connection).
  */
+function retryPolicyOf(req: PassthroughRequest): RetryPolicy {
+  if (req.method === 'GET') return 'read';
+  const [first, , third, ...rest] = req.segments;
+  const deletesConnectionUser =
+    req.method === 'DELETE' && req.segments.length === 3 && first === 'connections' && third === 'users';
+  return deletesConnectionUser && rest.length === 0 ? 'idempotent' : 'write';
+}
+
+/** Sends the call with the credentials' token. A non-2xx answer is the error of its status; a 2xx body must be JSON. */
 export async function sendPassthrough(
   api: ApiClient,
   req: PassthroughRequest,
@@ -71,8 +83,9 @@ export async function sendPassthrough(
         ...req.headers,
       },
       ...(req.body === undefined ? {} : { body: req.body }),
+      ...(req.onWire ? { onWire: req.onWire } : {}),
     },
-    req.method === 'GET' ? 'read' : 'write',
+    retryPolicyOf(req),
   );
   if (res.status < 200 || res.status >= 300) throw apiErrorFrom(res, displayPath(req.segments));
   const answer = { status: res.status, statusText: res.statusText, headers: res.headers };

@@ -5,8 +5,13 @@ import { header } from './headers.js';
 export type RetryPolicy =
   /** GET: 408, 429, 5xx and any network failure that is not permanent. */
   | 'read'
-  /** A write (DELETE): 429 and connections refused, where the request never arrived. */
+  /** A write: 429 and connections refused, where the request never arrived. */
   | 'write'
+  /**
+   * A write the service documents as idempotent (`DELETE /connections/{id}/users` answers 204 whether or not the
+   * user existed): retried like a read, since sending it twice does what sending it once does.
+   */
+  | 'idempotent'
   /** The token POST: like a read, but never on a 4xx other than 429. */
   | 'token'
   /** The event stream: like a read; its reconnects have their own pacing (`reconnectDelayMs`). */
@@ -28,10 +33,21 @@ export interface RetryVerdict {
   reason: string;
   /** The wait the server asked for (Retry-After, else a 429's rate-limit reset), when it did. */
   askedMs: number | undefined;
+  /** Whether `askedMs` is a rate-limit reset (jittered, so that clients that share a bucket do not wake together). */
+  untilReset?: boolean;
+  /** Set when the server asked for longer than MAX_WAIT_MS: not retried, the caller says when to try again. */
+  tooLong?: boolean;
 }
 
-/** Every wait is capped: a server asking for an hour gets a minute. */
+/**
+ * The longest wait svcadm takes: a server asking for more is not waited for at all (the vendor's SDKs cap their
+ * waits at 60 s; a quota that resets in an hour is not worth a hung job). The event stream caps its waits instead.
+ */
 export const MAX_WAIT_MS = 60_000;
+/** A wait the server asked for is said on stderr when it is longer than this (a shorter one passes unnoticed). */
+export const ANNOUNCED_WAIT_MS = 2_000;
+/** A wait until a rate-limit reset gets up to this much more, from the random source. */
+const RESET_JITTER = 0.2;
 const BASE_BACKOFF_MS = 250;
 
 /** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */
@@ -58,22 +74,48 @@ export function classify(policy: RetryPolicy, outcome: AttemptOutcome, now: numb
     return { retry, reason: failure.message, askedMs: undefined };
   }
   const { status, statusText, headers } = outcome;
-  const askedMs = retryAfterMs(headers, now) ?? (status === 429 ? rateLimitResetMs(headers, now) : undefined);
-  if (status === 429) return { retry: true, reason: '429 rate limited', askedMs };
-  const reason = `${status} ${statusText}`;
-  if (policy === 'forward') return { retry: status < 200 || status >= 300, reason, askedMs };
-  if (policy === 'write') return { retry: false, reason, askedMs };
-  const retry = status >= 500 || (status === 408 && policy !== 'token');
-  return { retry, reason, askedMs };
+  const retryAfter = retryAfterMs(headers, now);
+  const reset = retryAfter === undefined && status === 429 ? rateLimitResetMs(headers, now) : undefined;
+  const askedMs = retryAfter ?? (reset === 0 ? undefined : reset);
+  const asked = { askedMs, ...(reset ? { untilReset: true } : {}) };
+  const reason = status === 429 ? '429 rate limited' : `${status} ${statusText}`;
+  let retry: boolean;
+  if (status === 429) retry = true;
+  else if (policy === 'forward') retry = status < 200 || status >= 300;
+  else if (policy === 'write') retry = false;
+  else retry = status >= 500 || (status === 408 && policy !== 'token');
+  const capsInstead = policy === 'stream' || policy === 'forward';
+  if (retry && !capsInstead && askedMs !== undefined && askedMs > MAX_WAIT_MS) {
+    return { retry: false, reason, ...asked, tooLong: true };
+  }
+  return { retry, reason, ...asked };
 }
 
 /**
- * How long to wait before retry number `attempt` (0-based) of a request: what the server asked for, else exponential
- * backoff with full jitter; never more than MAX_WAIT_MS.
+ * How long to wait before retry number `attempt` (0-based) of a request: what the server asked for (until a
+ * rate-limit reset: plus 0–20 % jitter), else exponential backoff with full jitter; never more than MAX_WAIT_MS.
  */
-export function retryWaitMs(attempt: number, askedMs: number | undefined, random: () => number): number {
-  const wait = askedMs ?? random() * BASE_BACKOFF_MS * 2 ** attempt;
+export function retryWaitMs(
+  attempt: number,
+  verdict: Pick<RetryVerdict, 'askedMs' | 'untilReset'>,
+  random: () => number,
+): number {
+  const { askedMs } = verdict;
+  let wait = askedMs ?? random() * BASE_BACKOFF_MS * 2 ** attempt;
+  if (askedMs !== undefined && verdict.untilReset) wait = askedMs * (1 + random() * RESET_JITTER);
   return Math.round(Math.min(MAX_WAIT_MS, wait));
+}
+
+/** Whether a wait is said on stderr: one the server asked for, longer than ANNOUNCED_WAIT_MS. */
+export function announcesWait(verdict: Pick<RetryVerdict, 'askedMs'>, waitMs: number): boolean {
+  return verdict.askedMs !== undefined && waitMs > ANNOUNCED_WAIT_MS;
+}
+
+/** A wait in words: `5s`, `12 min`, `3 h`. */
+export function waitText(ms: number): string {
+  if (ms < 120_000) return `${Math.ceil(ms / 1000)}s`;
+  if (ms < 2 * 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
 }
 
 const MAX_RECONNECT_BACKOFF_MS = 30_000;

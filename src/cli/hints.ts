@@ -73,6 +73,10 @@ const REASON_HINTS: Readonly<
     err.subject === undefined
       ? 'repair or delete the file'
       : `repair the file, or remove the profile with \`${paste(['profiles', 'remove', err.subject])}\``,
+  outcome_unknown: (_context, err) => `correlation id ${err.subject ?? 'unknown'}`,
+  clock_skew: (_context, err) =>
+    `the refusal is about time: this machine's clock may be off${err.subject ? ` (${err.subject})` : ''}; set it right (NTP) and try again`,
+  wait_too_long: (_context, err) => `try again after ${err.subject ?? 'the time the service gave'}`,
   plain_http: (_context, err) => {
     const origin = err.subject === undefined ? undefined : URL.parse(err.subject);
     return origin && isLoopbackHost(origin.hostname)

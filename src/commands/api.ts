@@ -12,10 +12,11 @@ import {
 import { type ApiPath, displayPath, parseApiPath } from '../api/request-path.js';
 import { type Field, type FieldValue, fieldsAsBody, fieldsAsQuery, rawField, typedField } from '../cli/api-fields.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
-import { confirm } from '../cli/confirm.js';
+import { confirm, mustAsk } from '../cli/confirm.js';
 import { correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { parseHeaders } from '../cli/request-headers.js';
+import { WriteInFlight } from '../cli/write-outcome.js';
 import { CliError, UsageError } from '../errors.js';
 import { jsonDetailTable, jsonListTable } from '../render/json-table.js';
 import { neutralize } from '../render/sanitize.js';
@@ -56,8 +57,8 @@ function methodOf(text: string): HttpMethod | undefined {
   return (HTTP_METHODS as readonly string[]).includes(upper) ? (upper as HttpMethod) : undefined;
 }
 
-/** `[METHOD] <path>` and `-X`: the method named once, else GET, or POST when fields or a body are given. */
-function resolveMethod(first: string, second: string | undefined, raw: ApiRaw, sendsData: boolean) {
+/** `[METHOD] <path>` and `-X`: the method named once (either way is as explicit), else GET whatever else is given. */
+function resolveMethod(first: string, second: string | undefined, raw: ApiRaw) {
   const methods = HTTP_METHODS.join(', ');
   let positional: HttpMethod | undefined;
   let path = first;
@@ -75,7 +76,7 @@ function resolveMethod(first: string, second: string | undefined, raw: ApiRaw, s
   if (positional !== undefined && flag !== undefined && positional !== flag) {
     throw new UsageError(`the method is given twice: ${positional} and -X ${flag}`);
   }
-  return { method: positional ?? flag ?? (sendsData ? 'POST' : 'GET'), path };
+  return { method: positional ?? flag ?? 'GET', path };
 }
 
 export function parseApiOptions(first: string, second: string | undefined, raw: ApiRaw): ApiOptions {
@@ -86,15 +87,13 @@ export function parseApiOptions(first: string, second: string | undefined, raw: 
     .sort((a, b) => a.at - b.at)
     .map((f) => f.field);
   if (raw.input === '') throw new UsageError('--input needs a file, or - for stdin');
-  // --paginate follows a GET: fields then stay the query, as they would with -X GET.
-  const sendsData = (fields.length > 0 && raw.paginate !== true) || raw.input !== undefined;
-  const { method, path } = resolveMethod(first, second, raw, sendsData);
+  const { method, path } = resolveMethod(first, second, raw);
   const parsedPath = parseApiPath(path);
   if (method === 'GET' && parsedPath.segments.length === 1 && parsedPath.segments[0] === 'events') {
     throw new UsageError('GET /events is a stream of Server-Sent Events', "use 'svcadm events tail'");
   }
   if (method === 'GET' && raw.input !== undefined) {
-    throw new UsageError('a GET has no body: --input needs another method');
+    throw new UsageError('a GET has no body: --input needs another method', 'name it, e.g. -X POST');
   }
   if (raw.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not a ${method}`);
   if (method === 'GET' && raw.correlationId !== undefined) {
@@ -135,7 +134,7 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
     .addOption(
       option(
         '-X, --method <method>',
-        `${METHOD_LIST} (default: GET, or POST with fields or --input unless --paginate)`,
+        `${METHOD_LIST} (default: GET, whatever fields are given; a write needs --yes off a terminal)`,
       ).completes({
         kind: 'choices',
         values: HTTP_METHODS,
@@ -144,7 +143,7 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
     .addOption(
       option(
         '-f, --raw-field <key=value>',
-        'a string field: a query parameter for GET and DELETE, else in the JSON body',
+        'a string field: a query parameter for GET (the default) and DELETE, else in the JSON body',
       ).repeated(inOrder),
     )
     .addOption(
@@ -162,16 +161,20 @@ export function registerApiCommand(program: SvcadmCommand, host: Host): void {
     .addOption(option('-H, --header <header>', "add a header 'Name: value' (not Authorization)").repeated())
     .option('--paginate', 'follow every page of a GET list (checkpoint or offset) and print every item')
     .option('--correlation-id <id>', 'X-Correlation-ID of a write (default: a new UUID, printed on stderr)')
-    .option('-y, --yes', 'do not ask before a write on a terminal')
+    .option('-y, --yes', 'send a write without asking (required off a terminal)')
     .addHelpText(
       'after',
-      examples(
-        "svcadm api /users/'auth0|64b0c1'/permissions -f per_page=5 -X GET",
-        'svcadm api /connections-directory-provisionings --paginate -o ndjson | jq -r .connection_name',
-        'svcadm api DELETE /connections/con_0aB1/users -f email=bob+ci@example.com --yes',
-        "svcadm api PATCH /rate-limit-policies/rlp_01HZX3 -F 'configuration[limit]=200' -f 'configuration[action]=block'",
-        'svcadm api POST /roles --input role.json --correlation-id "$CI_JOB_ID"',
-      ),
+      `
+Reads unless told to write: unlike gh api, fields never turn a call into a POST. Without -X (or a METHOD first)
+it is a GET and -f/-F are query parameters, as curl -G. POST, PUT, PATCH and DELETE ask on a terminal and need
+--yes off one (exit 2, nothing sent), as connections delete-user does.
+${examples(
+  "svcadm api /users/'auth0|64b0c1'/permissions -f per_page=5",
+  'svcadm api /connections-directory-provisionings --paginate -o ndjson | jq -r .connection_name',
+  'svcadm api DELETE /connections/con_0aB1/users -f email=bob+ci@example.com --yes',
+  "svcadm api PATCH /rate-limit-policies/rlp_01HZX3 -F 'configuration[limit]=200' -f 'configuration[action]=block'",
+  'svcadm api POST /roles --input role.json --yes --correlation-id "$CI_JOB_ID"',
+)}`,
     )
     .action(
       host.action<[string, string | undefined], ApiRaw>((inv, [first, second], raw) =>
@@ -224,7 +227,15 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const readsStdin =
     opts.input === '-' || opts.fields.some((f) => typeof f.value === 'object' && f.value?.file === '-');
   const write = opts.method !== 'GET';
-  const ask = write && !opts.yes && inv.globals.prompts;
+  const shown = displayPath(opts.path.segments);
+  const ask =
+    write &&
+    mustAsk(
+      inv,
+      opts.yes,
+      `refusing to send ${opts.method} ${neutralize(shown)} without confirmation`,
+      'pass --yes to send it',
+    );
   if (ask && readsStdin) {
     throw new UsageError('the body is read from the terminal, so the write cannot be confirmed there', 'pass --yes');
   }
@@ -232,7 +243,6 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const request = buildRequest(opts, fields, body);
   const api = inv.services.api();
   checkPayloadSize({ url: passthroughUrl(api, request), body: request.body });
-  const shown = displayPath(request.segments);
   if (ask) {
     const tenant = new URL(inv.services.credentials().origin).host;
     await confirm(
@@ -242,10 +252,13 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
     );
   }
   let correlationId: string | undefined;
+  let inFlight: WriteInFlight | undefined;
   if (write) {
     correlationId = correlationIdFor(opts.correlationId, io);
     inv.out.aside({ correlation_id: correlationId }, `Correlation id: ${correlationId}`);
     request.headers = { ...request.headers, 'x-correlation-id': correlationId };
+    inFlight = new WriteInFlight(opts.method, correlationId);
+    request.onWire = inFlight.onWire;
   }
   try {
     if (!opts.paginate) return await printAnswer(inv, await sendPassthrough(api, request));
@@ -254,11 +267,12 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
     if (result.kind === 'single') return await printAnswer(inv, result.answer);
     return await inv.out.all(result.pages, jsonListTable);
   } catch (err) {
-    // A failed write can be found in the tenant logs too, and one cut off on the way is worth looking up.
-    if (err instanceof CliError && err.kind !== 'usage' && correlationId !== undefined) {
+    const explained = inFlight?.explain(err) ?? err;
+    // A failed write can be found in the tenant logs too.
+    if (explained === err && err instanceof CliError && err.kind !== 'usage' && correlationId !== undefined) {
       err.addHint(`correlation id ${correlationId}`);
     }
-    throw err;
+    throw explained;
   }
 }
 

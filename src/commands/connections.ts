@@ -5,6 +5,7 @@ import { examples, type SvcadmCommand } from '../cli/command.js';
 import { confirm, mustAsk } from '../cli/confirm.js';
 import { CORRELATION_ID_LOGGED, correlationIdFor, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host, Invocation } from '../cli/host.js';
+import { WriteInFlight } from '../cli/write-outcome.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 import { cell, type ListTable } from '../render/table-model.js';
@@ -194,13 +195,20 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
     await confirm(inv, question, 'not confirmed: nothing was deleted');
   }
   const correlationId = correlationIdFor(opts.correlationId, io);
+  const write = new WriteInFlight('DELETE', correlationId);
+  // Before sending: a delete cut off on the way (a kill, a timeout) can still be looked up in the tenant logs.
+  const beforeSend = () => inv.out.aside({ correlation_id: correlationId }, `Correlation id: ${correlationId}`);
   let result: DeleteUserResult;
   const base = { connection_id: opts.connectionId, email: opts.email };
   try {
-    const status = await deleteConnectionUser(inv.services.api(), opts.connectionId, opts.email, correlationId);
+    const api = inv.services.api();
+    const status = await deleteConnectionUser(api, opts.connectionId, opts.email, correlationId, {
+      beforeSend,
+      onWire: write.onWire,
+    });
     result = { ...base, outcome: 'gone', status, correlation_id: correlationId };
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof ApiError)) throw write.explain(err);
     // A failed delete can be found in the logs too.
     if (!(opts.ifExists && isUserNotFound(err))) throw err.addHint(`correlation id ${correlationId}`);
     result = { ...base, outcome: 'not_found', status: err.status ?? 404, correlation_id: correlationId };
@@ -211,6 +219,5 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
       result.outcome === 'gone'
         ? `No user ${neutralize(opts.email)} remains in ${where}\n`
         : `No change: no user ${neutralize(opts.email)} in ${where}\n`,
-    notices: [`Correlation id: ${correlationId}`],
   });
 }

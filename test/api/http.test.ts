@@ -146,20 +146,28 @@ describe('the retry rule', () => {
   const now = Date.UTC(2026, 0, 1);
   /** The wait before retry `attempt` of a GET that got `status` with `headers`. */
   const waitFor = (attempt: number, headers: IncomingHttpHeaders, status: number, random: () => number) =>
-    retryWaitMs(attempt, classify('read', { status, statusText: '', headers }, now).askedMs, random);
+    retryWaitMs(attempt, classify('read', { status, statusText: '', headers }, now), random);
 
   it('prefers Retry-After, in seconds or as a date', () => {
     expect(waitFor(0, { 'retry-after': '3' }, 429, () => 0.5)).toBe(3000);
     expect(waitFor(0, { 'retry-after': new Date(now + 5000).toUTCString() }, 503, () => 0.5)).toBe(5000);
   });
-  it('then the rate-limit reset of a 429, in UNIX seconds', () => {
-    expect(waitFor(0, { 'x-ratelimit-reset': String(now / 1000 + 2) }, 429, () => 0.5)).toBe(2000);
+  it('then the rate-limit reset of a 429, in UNIX seconds, plus 0–20 % jitter', () => {
+    expect(waitFor(0, { 'x-ratelimit-reset': String(now / 1000 + 2) }, 429, () => 0)).toBe(2000);
+    expect(waitFor(0, { 'x-ratelimit-reset': String(now / 1000 + 2) }, 429, () => 0.5)).toBe(2200);
+    expect(waitFor(0, { 'x-ratelimit-reset': String(now / 1000 + 50) }, 429, () => 1)).toBe(60_000);
+  });
+  it('does not retry a request whose server asks for longer than 60 s; the event stream caps the wait instead', () => {
+    const long = { status: 429, statusText: '', headers: { 'retry-after': '61' } };
+    expect(classify('read', long, now)).toMatchObject({ retry: false, tooLong: true, askedMs: 61_000 });
+    expect(classify('token', long, now)).toMatchObject({ retry: false, tooLong: true });
+    expect(classify('stream', long, now)).toMatchObject({ retry: true, askedMs: 61_000 });
+    expect(classify('read', { ...long, headers: { 'retry-after': '60' } }, now)).toMatchObject({ retry: true });
   });
   it('else exponential backoff with full jitter, capped at 60 s', () => {
     expect(waitFor(0, {}, 503, () => 0.5)).toBe(125);
     expect(waitFor(3, {}, 503, () => 1)).toBe(2000);
     expect(waitFor(20, {}, 503, () => 1)).toBe(60_000);
-    expect(waitFor(0, { 'retry-after': '3600' }, 429, () => 1)).toBe(60_000);
   });
   it.each([
     ['read', 408, true],

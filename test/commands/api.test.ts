@@ -84,7 +84,9 @@ describe('svcadm api against the emulator', () => {
 
   it('DELETEs with the fields as the query, a generated correlation id printed on stderr, nothing on stdout', async () => {
     const db = emu.fixtures.databaseConnectionId;
-    const r = await runCli(['api', 'DELETE', `/connections/${db}/users`, '-f', 'email=bob+ci@example.com'], { env });
+    const r = await runCli(['api', 'DELETE', `/connections/${db}/users`, '-f', 'email=bob+ci@example.com', '--yes'], {
+      env,
+    });
     const [sent] = await interfaceRequests();
     expect(sent).toMatchObject({ method: 'DELETE', query: 'email=bob%2Bci%40example.com', status: 204 });
     expect(sent?.headers['x-correlation-id']).toMatch(UUID);
@@ -93,7 +95,7 @@ describe('svcadm api against the emulator', () => {
 
   it('prints the correlation id as a JSON line when JSON was asked for, and says nothing came back in a table', async () => {
     const db = emu.fixtures.databaseConnectionId;
-    const args = ['api', '-X', 'DELETE', `/connections/${db}/users`];
+    const args = ['api', '-X', 'DELETE', `/connections/${db}/users`, '--yes'];
     const asJson = await runCli([...args, '-f', 'email=alice@example.com', '--correlation-id', 'ci-42', '-o', 'json'], {
       env,
     });
@@ -122,7 +124,7 @@ describe('svcadm api against the emulator', () => {
     });
     const other = emu.fixtures.nonDatabaseConnectionId;
     const rejected = await runCli(
-      ['api', 'DELETE', `/connections/${other}/users`, '-f', 'email=a@example.com', '--correlation-id', 'c-1'],
+      ['api', 'DELETE', `/connections/${other}/users`, '-f', 'email=a@example.com', '--correlation-id', 'c-1', '--yes'],
       { env },
     );
     expect(rejected.code).toBe(8);
@@ -140,7 +142,7 @@ describe('svcadm api against the emulator', () => {
     for (const { method, path } of INTERFACE_OPERATIONS) {
       const filled = path.replace('{id}', ids[path] ?? '');
       const fields = method === 'DELETE' || path === '/users-by-email' ? ['-f', 'email=alice@example.com'] : [];
-      const r = await runCli(['api', method, filled, ...fields], { env });
+      const r = await runCli(['api', method, filled, ...fields, '--yes'], { env });
       expect(r.code, `${method} ${filled}: ${r.stderr}`).toBe(0);
     }
   });
@@ -233,7 +235,10 @@ describe('svcadm api: invalid input exits 2 and sends nothing', () => {
     [['api', 'GET'], 'svcadm: give a path after GET — e.g. svcadm api GET /users/{id}/permissions'],
     [['api', 'FETCH', '/x'], "svcadm: unknown method 'FETCH' — use GET, POST, PUT, PATCH, DELETE"],
     [['api', 'POST', '/x', '-X', 'PUT'], 'svcadm: the method is given twice: POST and -X PUT'],
-    [['api', '/x', '-X', 'GET', '--input', '-'], 'svcadm: a GET has no body: --input needs another method'],
+    [
+      ['api', '/x', '-X', 'GET', '--input', '-'],
+      'svcadm: a GET has no body: --input needs another method — name it, e.g. -X POST',
+    ],
     [['api', 'POST', '/x', '--paginate'], 'svcadm: --paginate follows the pages of a GET, not a POST'],
     [
       ['api', '/x', '--correlation-id', 'c'],
@@ -256,8 +261,14 @@ describe('svcadm api: invalid input exits 2 and sends nothing', () => {
       ['api', 'POST', '/x', '-F', 'n=12345678901234567890'],
       "svcadm: -F 'n=12345678901234567890': the number cannot be sent exactly — use -f to send it as a string",
     ],
-    [['api', 'POST', '/x', '-f', 'a=1', '-f', 'a=2'], "svcadm: field 'a' is given twice — use name[]= for an array"],
-    [['api', 'POST', '/x', '-f', 'a=1', '-f', 'a[b]=2'], "svcadm: field 'a[b]' conflicts with an earlier field"],
+    [
+      ['api', 'POST', '/x', '-f', 'a=1', '-f', 'a=2', '--yes'],
+      "svcadm: field 'a' is given twice — use name[]= for an array",
+    ],
+    [
+      ['api', 'POST', '/x', '-f', 'a=1', '-f', 'a[b]=2', '--yes'],
+      "svcadm: field 'a[b]' conflicts with an earlier field",
+    ],
     [['api', 'POST', '/x', '--input', '-', '-F', 'a=@-'], 'svcadm: stdin can be read only once'],
     [
       ['api', 'POST', '/x', '--correlation-id', 'caf\u00e9'],
@@ -298,20 +309,23 @@ describe('svcadm api: invalid input exits 2 and sends nothing', () => {
     ];
     for (const [name, content, stderr] of cases) {
       writeFileSync(join(dir, name), content);
-      const r = await runCli(['api', 'POST', '/roles', '--input', join(dir, name)], { env });
+      const r = await runCli(['api', 'POST', '/roles', '--input', join(dir, name), '--yes'], { env });
       expect(r).toEqual({ code: 2, stdout: '', stderr: `${stderr}\n` });
     }
     const nearly = join(dir, 'nearly');
     writeFileSync(nearly, 'x'.repeat(1024 * 1024 - 10));
     const fields = await runCli(
-      ['api', 'POST', '/roles', '-F', `description=@${nearly}`, '-f', 'name=a-long-enough-name'],
+      ['api', 'POST', '/roles', '-F', `description=@${nearly}`, '-f', 'name=a-long-enough-name', '--yes'],
       {
         env,
       },
     );
     expect(fields.code).toBe(2);
     expect(fields.stderr).toMatch(/^svcadm: the request would be \d+ bytes; the service accepts at most 1 MB\n$/);
-    const query = await runCli(['api', 'DELETE', '/roles/r1', '-F', `description=@${nearly}`, '-f', 'x=more'], { env });
+    const query = await runCli(
+      ['api', 'DELETE', '/roles/r1', '-F', `description=@${nearly}`, '-f', 'x=more', '--yes'],
+      { env },
+    );
     expect(query).toEqual({
       code: 2,
       stdout: '',
@@ -354,7 +368,7 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
       `note=@${join(dir, 'note.txt')}`,
     ];
     for (const method of ['POST', 'PUT', 'PATCH']) {
-      const r = await runCli(['api', method, '/roles/rol_1', ...fields], { env: lb.env });
+      const r = await runCli(['api', method, '/roles/rol_1', ...fields, '--yes'], { env: lb.env });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ id: 'rol_1', name: 'ops' });
     }
@@ -383,18 +397,18 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
   it('keeps the order of -f and -F as given, in the body and in the query', async () => {
     const lb = await loopback([json(200, {})]);
     const args = ['-f', 'tags[]=a', '-F', 'tags[]=1', '-f', 'tags[]=b', '-F', 'tags[]=true'];
-    await runCli(['api', 'POST', '/things', ...args], { env: lb.env });
+    await runCli(['api', 'POST', '/things', ...args, '--yes'], { env: lb.env });
     await runCli(['api', 'GET', '/things', '-f', 'x=1', '-F', 'y=2', '-f', 'z=3', '-F', 'x=4'], { env: lb.env });
     expect(JSON.parse(lb.requests[0]?.body ?? '')).toEqual({ tags: ['a', 1, 'b', true] });
     expect(lb.requests[1]?.url).toBe('/api/v2/things?x=1&x=4&y=2&z=3');
   });
 
-  it('defaults to POST with fields, to GET without', async () => {
+  it('defaults to GET with or without fields (a write is always named)', async () => {
     const lb = await loopback([json(200, { ok: true })]);
     await runCli(['api', '/things', '-f', 'a=1'], { env: lb.env });
     await runCli(['api', '/things'], { env: lb.env });
     expect(lb.requests.map((q) => [q.method, q.url, q.body])).toEqual([
-      ['POST', '/api/v2/things', '{"a":"1"}'],
+      ['GET', '/api/v2/things?a=1', ''],
       ['GET', '/api/v2/things', ''],
     ]);
   });
@@ -405,12 +419,12 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
     writeFileSync(join(dir, 'body.json'), body);
     const lb = await loopback([noContent]);
     const fromFile = await runCli(
-      ['api', 'DELETE', '/roles/r1/users', '--input', join(dir, 'body.json'), '-f', 'x=y z'],
+      ['api', 'DELETE', '/roles/r1/users', '--input', join(dir, 'body.json'), '-f', 'x=y z', '--yes'],
       {
         env: lb.env,
       },
     );
-    const fromStdin = await runCli(['api', 'PUT', '/roles/r1/users', '--input', '-', '-H', 'X-Trace: abc'], {
+    const fromStdin = await runCli(['api', 'PUT', '/roles/r1/users', '--input', '-', '-H', 'X-Trace: abc', '--yes'], {
       env: lb.env,
       stdin: body,
     });
@@ -429,19 +443,24 @@ describe('svcadm api: methods, fields and bodies (loopback tenant)', () => {
       json(429, { message: 'slow' }, { 'retry-after': '2' }),
       json(200, {}),
     ]);
-    const write = await runCli(['api', 'POST', '/things', '-f', 'a=1', '--max-retries', '3'], { env: lb.env, clock });
+    const write = await runCli(['api', 'POST', '/things', '-f', 'a=1', '--max-retries', '3', '--yes'], {
+      env: lb.env,
+      clock,
+    });
     expect(write.code).toBe(7);
     expect(write.stderr).toMatch(/svcadm: the service failed: down — correlation id \S+\n$/);
     expect(lb.requests).toHaveLength(1);
-    const again = await runCli(['api', 'POST', '/things', '-f', 'a=1'], { env: lb.env, clock });
+    const again = await runCli(['api', 'POST', '/things', '-f', 'a=1', '--yes'], { env: lb.env, clock });
     expect(again.code).toBe(0);
     expect(lb.requests).toHaveLength(3);
     expect(clock.sleeps).toEqual([2000]);
     const cut = await loopback([(_q, res) => res.socket?.destroy()]);
-    const lost = await runCli(['api', 'PUT', '/things/1', '-f', 'a=1', '--correlation-id', 'c-cut'], { env: cut.env });
+    const lost = await runCli(['api', 'PUT', '/things/1', '-f', 'a=1', '--correlation-id', 'c-cut', '--yes'], {
+      env: cut.env,
+    });
     expect(lost.code).toBe(7);
     expect(lost.stderr).toMatch(
-      /^Correlation id: c-cut\nsvcadm: connection to 127\.0\.0\.1:\d+ was reset — correlation id c-cut\n$/,
+      /^Correlation id: c-cut\nsvcadm: connection to 127\.0\.0\.1:\d+ was reset: the PUT was sent; its outcome is unknown — correlation id c-cut\n$/,
     );
     expect(cut.requests).toHaveLength(1);
     const lb2 = await loopback([json(503, {}), json(503, {}), json(200, { ok: 1 })]);
@@ -639,7 +658,7 @@ describe('svcadm api: reading stdin for a typed field', () => {
     const lb = await loopback([json(200, {})]);
     const stdin = new PassThrough() as PassThrough & InStream;
     stdin.end('from stdin');
-    const r = await runCli(['api', 'POST', '/things', '-F', 'text=@-'], { env: lb.env, stdinStream: stdin });
+    const r = await runCli(['api', 'POST', '/things', '-F', 'text=@-', '--yes'], { env: lb.env, stdinStream: stdin });
     expect(r.code).toBe(0);
     expect(JSON.parse(lb.requests[0]?.body ?? '')).toEqual({ text: 'from stdin' });
   });

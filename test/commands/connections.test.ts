@@ -131,7 +131,7 @@ describe('connections delete-user --yes', () => {
     );
     expect(r).toEqual({
       code: 0,
-      stderr: '',
+      stderr: '{"correlation_id":"ci-run-42"}\n',
       stdout: `{\n  "connection_id": "${db()}",\n  "email": "o'neil@example.com",\n  "outcome": "gone",\n  "status": 204,\n  "correlation_id": "ci-run-42"\n}\n`,
     });
     expect(await deletes()).toMatchObject([{ email: "o'neil@example.com", cid: 'ci-run-42', status: 204 }]);
@@ -143,7 +143,7 @@ describe('connections delete-user --yes', () => {
     });
     expect(r).toEqual({
       code: 0,
-      stderr: '',
+      stderr: '{"correlation_id":"c1"}\n',
       stdout: `{"connection_id":"${db()}","email":"alice@example.com","outcome":"gone","status":204,"correlation_id":"c1"}\n`,
     });
   });
@@ -169,7 +169,7 @@ describe('connections delete-user --yes', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      `svcadm: warning: the correlation id is 70 characters; the tenant logs only the first 64: ${'a'.repeat(60)}-bcd\n`,
+      `svcadm: warning: the correlation id is 70 characters; the tenant logs only the first 64: ${'a'.repeat(60)}-bcd\n{"correlation_id":"${cid}"}\n`,
     );
     expect(JSON.parse(r.stdout).correlation_id).toBe(cid);
     expect((await deletes())[0]?.cid).toBe(cid);
@@ -178,7 +178,7 @@ describe('connections delete-user --yes', () => {
   it('does not warn at exactly 64 characters', async () => {
     const r = await runCli(del(db(), 'alice@example.com', '--yes', '--correlation-id', 'c'.repeat(64)), { env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`Correlation id: ${'c'.repeat(64)}\n`);
   });
 
   it('an unknown e-mail is gone too, never "deleted" (api-notes: delete is idempotent, 204 either way)', async () => {
@@ -187,7 +187,7 @@ describe('connections delete-user --yes', () => {
     });
     expect(r).toEqual({
       code: 0,
-      stderr: '',
+      stderr: '{"correlation_id":"i1"}\n',
       stdout: `{\n  "connection_id": "${db()}",\n  "email": "ghost@example.com",\n  "outcome": "gone",\n  "status": 204,\n  "correlation_id": "i1"\n}\n`,
     });
   });
@@ -223,7 +223,7 @@ describe('connections delete-user --yes', () => {
     expect(r).toEqual({
       code: 5,
       stdout: '',
-      stderr: `svcadm: user ghost@example.com in connection ${db()} not found: The user does not exist. — correlation id g3\n`,
+      stderr: `Correlation id: g3\nsvcadm: user ghost@example.com in connection ${db()} not found: The user does not exist. — correlation id g3\n`,
     });
   });
 
@@ -236,7 +236,7 @@ describe('connections delete-user --yes', () => {
       code: 5,
       stdout: '',
       stderr:
-        '{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist","hint":"correlation id g4","exit_code":5}}\n',
+        '{"correlation_id":"g4"}\n{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist","hint":"correlation id g4","exit_code":5}}\n',
     });
   });
 
@@ -247,7 +247,7 @@ describe('connections delete-user --yes', () => {
       code: 8,
       stdout: '',
       stderr:
-        'svcadm: the service rejected the request: Connection must be a database connection — correlation id g5\n',
+        'Correlation id: g5\nsvcadm: the service rejected the request: Connection must be a database connection — correlation id g5\n',
     });
   });
 
@@ -261,15 +261,15 @@ describe('connections delete-user --yes', () => {
     ]);
   });
 
-  it('does not retry a 5xx: the delete may have happened', async () => {
+  it('retries a 503 with the same correlation id: the delete is idempotent (api-notes, round 3)', async () => {
     await emu.failNext({ path: '/connections', status: 503 });
     const r = await runCli(del(db(), 'alice@example.com', '--yes', '--correlation-id', 'r2'), { env });
-    expect(r).toEqual({
-      code: 7,
-      stdout: '',
-      stderr: 'svcadm: the service failed: Service Unavailable (injected by the emulator) — correlation id r2\n',
-    });
-    expect(await deletes()).toHaveLength(1);
+    expect(r).toEqual({ code: 0, stdout: r.stdout, stderr: 'Correlation id: r2\n' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'gone', status: 204, correlation_id: 'r2' });
+    expect((await deletes()).map((d) => [d.status, d.cid])).toEqual([
+      [503, 'r2'],
+      [204, 'r2'],
+    ]);
   });
 });
 

@@ -49,8 +49,10 @@ describe('a named profile is a unit (cli.md, revised precedence)', () => {
       { env: adminEnv() },
     );
     expect(r.code).toBe(4);
+    const correlationId = /correlation id (\S+)/.exec(r.stderr)?.[1];
     expect(r.stderr).toBe(
       "Using profile 'ro' as a whole: ignoring SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET from the environment.\n" +
+        `Correlation id: ${correlationId}\n` +
         "svcadm: forbidden: Insufficient scope, expected any of: delete:users — grant the scope delete:users to the client in the tenant's settings; correlation id " +
         /correlation id (\S+)/.exec(r.stderr)?.[1] +
         '\n',

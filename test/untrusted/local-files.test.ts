@@ -136,7 +136,7 @@ describe('svcadm api --input that is not a regular file', () => {
   it('a FIFO is refused at once; stdin stays the way to pipe a body in', async () => {
     const path = fifo();
     server = await startHostileServer({ api: policy });
-    const r = await runBinLimited(['api', 'POST', '/roles', '--input', path], server.env());
+    const r = await runBinLimited(['api', 'POST', '/roles', '--input', path, '--yes'], server.env());
     expect(r).toEqual({
       code: 2,
       stdout: '',
@@ -148,7 +148,7 @@ describe('svcadm api --input that is not a regular file', () => {
   it.skipIf(skipWithoutRoot)(`a character device is refused${needsRoot}`, async () => {
     const device = nullDevice();
     server = await startHostileServer({ api: policy });
-    const r = await runCli(['api', 'POST', '/roles', '--input', device], { env: server.env() });
+    const r = await runCli(['api', 'POST', '/roles', '--input', device, '--yes'], { env: server.env() });
     expect(r).toEqual({
       code: 2,
       stdout: '',

@@ -117,7 +117,9 @@ describe('output that cannot be written', () => {
     );
     expect(r.code).toBe(74);
     expect(server.apiRequests().map((q) => q.method)).toEqual(['DELETE']);
-    const envelope = JSON.parse(r.stderr) as { error: { message: string; hint: string; exit_code: number } };
+    const [aside, last] = r.stderr.trimEnd().split('\n');
+    expect(aside).toBe('{"correlation_id":"corr-1"}');
+    const envelope = JSON.parse(last ?? '') as { error: { message: string; hint: string; exit_code: number } };
     expect(envelope.error.message).toBe('cannot write to stdout: no space left on device (ENOSPC)');
     expect(envelope.error.exit_code).toBe(74);
     const [said, result] = envelope.error.hint.split(/: (.*)/s);
@@ -145,7 +147,7 @@ describe('output that cannot be written', () => {
     );
     expect(table.code).toBe(74);
     expect(table.stderr).toMatch(
-      /^svcadm: cannot write to stdout: no space left on device \(ENOSPC\) — the request went through: .*bob@example\.com.*con_1.*; Correlation id: corr-2\n$/,
+      /^Correlation id: corr-2\nsvcadm: cannot write to stdout: no space left on device \(ENOSPC\) — the request went through: .*bob@example\.com.*con_1.*\n$/,
     );
   });
 });

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Handler, json, startLoopback } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+let servers: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+/** A loopback tenant that records every request and takes any bearer token. */
+async function loopback(handlers: Handler[] = [json(200, { ok: true })]) {
+  const server = await startLoopback(handlers);
+  servers.push(server);
+  return { ...server, env: { SVCADM_DOMAIN: server.url, SVCADM_TOKEN: 'tok-123', SVCADM_CONFIG_DIR: tempConfigDir() } };
+}
+
+describe('svcadm api reads unless told to write (issue 16, item 4)', () => {
+  it('sends a GET with -f and -F as the query when no method is named, as curl -G', async () => {
+    const lb = await loopback();
+    const r = await runCli(['api', '/users/auth0|1/permissions', '-f', 'per_page=5', '-F', 'include_totals=true'], {
+      env: lb.env,
+    });
+    expect(r).toEqual({ code: 0, stdout: '{\n  "ok": true\n}\n', stderr: '' });
+    expect(lb.requests.map((q) => [q.method, q.url, q.body])).toEqual([
+      ['GET', '/api/v2/users/auth0%7C1/permissions?per_page=5&include_totals=true', ''],
+    ]);
+  });
+
+  it('refuses a write off a terminal without --yes: exit 2, one line, nothing sent', async () => {
+    const lb = await loopback();
+    const cases: Array<[string[], string]> = [
+      [['api', '-X', 'POST', '/roles', '-f', 'name=ops'], 'POST /roles'],
+      [['api', 'put', '/roles/r1', '-f', 'name=ops'], 'PUT /roles/r1'],
+      [['api', '/roles/r1', '--method', 'PATCH', '-F', 'n=1'], 'PATCH /roles/r1'],
+      [['api', 'DELETE', '/connections/con_1/users', '-f', 'email=bob@example.com'], 'DELETE /connections/con_1/users'],
+      [['api', '-X', 'DELETE', '/things/a|b'], 'DELETE /things/a%7Cb'],
+    ];
+    for (const [argv, what] of cases) {
+      const r = await runCli(argv, { env: lb.env });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `svcadm: refusing to send ${what} without confirmation: not a terminal — pass --yes to send it\n`,
+      });
+    }
+    expect(lb.requests).toEqual([]);
+  });
+
+  it('refuses with the same envelope code as connections delete-user under -o json', async () => {
+    const lb = await loopback();
+    const api = await runCli(['api', '-X', 'POST', '/roles', '-f', 'name=ops', '-o', 'json'], { env: lb.env });
+    const del = await runCli(['connections', 'delete-user', 'con_1', '--email', 'a@example.com', '-o', 'json'], {
+      env: lb.env,
+    });
+    expect(api.code).toBe(2);
+    const envelope = JSON.parse(api.stderr) as { error: Record<string, unknown> };
+    const deleteEnvelope = JSON.parse(del.stderr) as { error: Record<string, unknown> };
+    expect(envelope).toEqual({
+      error: {
+        status: null,
+        code: deleteEnvelope.error.code,
+        message: 'refusing to send POST /roles without confirmation: not a terminal',
+        hint: 'pass --yes to send it',
+        exit_code: 2,
+      },
+    });
+    expect(lb.requests).toEqual([]);
+  });
+
+  it('sends a write with --yes: fields are a JSON body for POST, PUT and PATCH, the query for DELETE', async () => {
+    const lb = await loopback([json(200, { ok: true })]);
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const r = await runCli(['api', '-X', method, '/roles/r1', '-f', 'name=ops', '--yes', '-q'], { env: lb.env });
+      expect(r).toEqual({ code: 0, stdout: '{\n  "ok": true\n}\n', stderr: '' });
+    }
+    expect(lb.requests.map((q) => [q.method, q.url, q.body])).toEqual([
+      ['POST', '/api/v2/roles/r1', '{"name":"ops"}'],
+      ['PUT', '/api/v2/roles/r1', '{"name":"ops"}'],
+      ['PATCH', '/api/v2/roles/r1', '{"name":"ops"}'],
+      ['DELETE', '/api/v2/roles/r1?name=ops', ''],
+    ]);
+  });
+
+  it('needs a method for --input: a GET has no body', async () => {
+    const lb = await loopback();
+    const r = await runCli(['api', '/roles', '--input', '-'], { env: lb.env, stdin: '{}' });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'svcadm: a GET has no body: --input needs another method — name it, e.g. -X POST\n',
+    });
+    expect(lb.requests).toEqual([]);
+  });
+});
