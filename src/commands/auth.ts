@@ -108,6 +108,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
     checked: check,
     expires_at: isoTime(token.expiresAt),
     scopes: token.scopes,
+    config_dir: inv.services.configDir,
   };
   const from = (source: string | null) => (source === null || source === 'default' ? '' : `  (${source})`);
   await inv.out.one(status, (): DetailTable => {
@@ -132,6 +133,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
       ],
       ['expires', status.expires_at === null ? cell('unknown') : timeCell(status.expires_at, now, true)],
       ['scopes', cell(scopesText(status.scopes))],
+      ['config folder', cell(status.config_dir)],
     );
     return {
       kind: 'detail',
