@@ -182,6 +182,24 @@ describe('a proxy that fails', () => {
   });
 });
 
+describe('events tail --forward-to', () => {
+  it('never sends to the app through the proxy, even an app under a name that is not loopback', async () => {
+    const event = { id: 'evt_0000000000000001', type: 'user.created', time: '2025-06-05T11:00:00Z' };
+    const data = JSON.stringify({ offset: 'c1', event });
+    const server = await startHostileServer({ api: sse(sseMessage('c1', 'user.created', data), { keepOpen: true }) });
+    open.push(server);
+    const port = await refusedPort();
+    const r = await runCli(
+      ['events', 'tail', '--forward-to', 'https://app.test/hook', '--forward-secret', 'fwsec_0123456789abcdef', '--max-retries', '0'],
+      { env: server.env({ HTTPS_PROXY: `127.0.0.1:${port}` }) },
+    );
+    // Straight to app.test, which does not resolve: through the proxy it would have been "cannot reach the proxy".
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('cannot resolve app.test');
+    expect(r.stderr).not.toContain('proxy');
+  });
+});
+
 describe('loopback', () => {
   it('never goes through a proxy, whatever the variables say', async () => {
     const server = await startHostileServer({ api: answerJson(200, POLICY) });

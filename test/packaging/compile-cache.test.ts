@@ -14,7 +14,7 @@ describe(`the compile cache under Node ${process.versions.node}`, () => {
     hasCache ? 'is kept in $XDG_CACHE_HOME/svcadm-nodejs/compile-cache' : 'is not used: nothing is written',
     async () => {
       const cache = mkdtempSync(join(tmpdir(), 'svcadm-cache-'));
-      const r = await runBin(['profiles', 'list'], { XDG_CACHE_HOME: cache, SVCADM_CONFIG_DIR: tempConfigDir() });
+      const r = await runBin(['--quiet', 'profiles', 'list'], { XDG_CACHE_HOME: cache, SVCADM_CONFIG_DIR: tempConfigDir() });
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       if (hasCache) {
@@ -40,7 +40,7 @@ describe(`the compile cache under Node ${process.versions.node}`, () => {
       { XDG_CACHE_HOME: readOnly },
       { XDG_CACHE_HOME: off, NODE_DISABLE_COMPILE_CACHE: '1' },
     ]) {
-      const r = await runBin(['profiles', 'list'], { ...env, SVCADM_CONFIG_DIR: tempConfigDir() });
+      const r = await runBin(['--quiet', 'profiles', 'list'], { ...env, SVCADM_CONFIG_DIR: tempConfigDir() });
       expect({ env, code: r.code, stderr: r.stderr }).toEqual({ env, code: 0, stderr: '' });
     }
     expect(readdirSync(off)).toEqual([]);
