@@ -190,7 +190,16 @@ describe('events tail --forward-to', () => {
     open.push(server);
     const port = await refusedPort();
     const r = await runCli(
-      ['events', 'tail', '--forward-to', 'https://app.test/hook', '--forward-secret', 'fwsec_0123456789abcdef', '--max-retries', '0'],
+      [
+        'events',
+        'tail',
+        '--forward-to',
+        'https://app.test/hook',
+        '--forward-secret',
+        'fwsec_0123456789abcdef',
+        '--max-retries',
+        '0',
+      ],
       { env: server.env({ HTTPS_PROXY: `127.0.0.1:${port}` }) },
     );
     // Straight to app.test, which does not resolve: through the proxy it would have been "cannot reach the proxy".

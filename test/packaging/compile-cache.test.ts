@@ -14,7 +14,10 @@ describe(`the compile cache under Node ${process.versions.node}`, () => {
     hasCache ? 'is kept in $XDG_CACHE_HOME/svcadm-nodejs/compile-cache' : 'is not used: nothing is written',
     async () => {
       const cache = mkdtempSync(join(tmpdir(), 'svcadm-cache-'));
-      const r = await runBin(['--quiet', 'profiles', 'list'], { XDG_CACHE_HOME: cache, SVCADM_CONFIG_DIR: tempConfigDir() });
+      const r = await runBin(['--quiet', 'profiles', 'list'], {
+        XDG_CACHE_HOME: cache,
+        SVCADM_CONFIG_DIR: tempConfigDir(),
+      });
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       if (hasCache) {
