@@ -29,6 +29,8 @@ await build({
     // A native binding (prebuilt per platform, an optional dependency): never bundled, and only ever loaded by the
     // child process that makes one keyring call (src/config/secret-store.ts).
     '@napi-rs/keyring',
+    // https-proxy-agent imports it only for Negotiate (Kerberos) proxy authentication, which svcadm never asks for.
+    'kerberos',
   ],
   banner: { js: requireShim },
   chunkNames: 'chunks/[name]-[hash]',

@@ -275,8 +275,10 @@ const LOCAL_ERROR_CODES = {
   list_changed: 'a list came back with fewer items than it announced (it changed while paging)',
   plain_http: 'TLS was spoken to a server that speaks plain HTTP',
   forward_failed: 'the app at --forward-to did not acknowledge an event',
-  cursor_file_failed: 'the cursor file could not be written while the tail ran (a full disk); the line says where to resume',
-  outcome_unknown: 'a write was sent but no usable answer came back: its outcome is unknown (the correlation id is in the hint)',
+  cursor_file_failed:
+    'the cursor file could not be written while the tail ran (a full disk); the line says where to resume',
+  outcome_unknown:
+    'a write was sent but no usable answer came back: its outcome is unknown (the correlation id is in the hint)',
   clock_skew: "the token service refused the client about time: this machine's clock may be off",
   wait_too_long: 'the service asked to wait longer than svcadm ever waits (60 s); the hint says when to try again',
   output_failed: 'stdout or stderr could not be written',

@@ -60,6 +60,7 @@ export class Services {
       random: this.#ctx.random,
       interrupt: this.#ctx.interrupt,
       userAgent: `svcadm/${packageVersion()} node/${process.versions.node}`,
+      proxyEnv: this.#ctx.env,
       ...(this.#io.trace ? { trace: this.#io.trace } : {}),
     });
     return this.#http;

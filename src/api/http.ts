@@ -1,8 +1,9 @@
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../clock.js';
 import { type ErrorDetails, interruption, NetworkError, UsageError } from '../errors.js';
 import { rateLimitSummary } from './headers.js';
+import { type ChosenProxy, type ProxyEnv, proxyFor } from './proxy.js';
 import { announcesWait, classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
 export type { RetryPolicy } from './retry.js';
@@ -31,6 +32,8 @@ export interface HttpRequest {
    * drained and dropped, and one longer than `maxResponseBytes` closes the connection.
    */
   statusOnly?: boolean;
+  /** Never through a proxy: the app `events tail --forward-to` names is local. */
+  direct?: boolean;
 }
 
 export interface HttpResponse {
@@ -82,6 +85,8 @@ export interface HttpSettings {
   interrupt: AbortSignal;
   userAgent: string;
   trace?: (line: string) => void;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (api/proxy.ts); without it every request goes directly. */
+  proxyEnv?: ProxyEnv;
 }
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -158,11 +163,74 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure
   }
 }
 
+/** Failures to connect: with a proxy, the only connection svcadm opens is to the proxy. */
+const CONNECT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+
+function describeProxyFailure(err: NodeJS.ErrnoException, proxy: ChosenProxy, url: URL): TransportFailure | undefined {
+  if (!err.code || !CONNECT_FAILURES.has(err.code)) return undefined;
+  const why = { ECONNREFUSED: 'connection refused', ENOTFOUND: 'its name does not resolve' }[err.code] ?? err.code;
+  return new TransportFailure(
+    `cannot reach the proxy ${proxy.display} (${proxy.variable}): ${why}`,
+    err.code,
+    proxyHint(proxy, url),
+    err.code === 'ENOTFOUND',
+  );
+}
+
+/** The proxy's own answer to CONNECT, when it is not 200. */
+function proxyRefusal(proxy: ChosenProxy, url: URL, status: number): TransportFailure {
+  const answer = `${status} ${STATUS_CODES[status] ?? 'from the proxy'}`;
+  if (status === 407) {
+    const hasCredentials = proxy.url.username !== '' || proxy.url.password !== '';
+    return new TransportFailure(
+      hasCredentials
+        ? `the proxy ${proxy.display} (${proxy.variable}) refused the credentials it was given (${answer})`
+        : `the proxy ${proxy.display} (${proxy.variable}) asks for authentication (${answer})`,
+      'PROXY_AUTH',
+      `put them in the proxy URL: ${proxy.variable}=${proxy.url.protocol}//user:password@${proxy.display}`,
+      true,
+    );
+  }
+  return new TransportFailure(
+    `the proxy ${proxy.display} (${proxy.variable}) refused to connect to ${url.host} (${answer})`,
+    'PROXY_REFUSED',
+    proxyHint(proxy, url),
+    status < 500,
+  );
+}
+
+function proxyHint(proxy: ChosenProxy, url: URL): string {
+  return `check ${proxy.variable}, or add ${url.hostname} to NO_PROXY to reach it directly`;
+}
+
+/**
+ * The agent that tunnels requests through `proxy` (CONNECT), loaded only when a proxy applies. svcadm speaks plain
+ * http only to loopback hosts, which never go through a proxy, so in practice every proxied target is https.
+ */
+async function proxyAgent(proxy: URL): Promise<http.Agent> {
+  const { HttpsProxyAgent } = await import('https-proxy-agent');
+  return new HttpsProxyAgent(proxy, { keepAlive: true });
+}
+
+/** How one request leaves: the agent, and the proxy it goes through if any. */
+interface Route {
+  agent: http.Agent;
+  proxy?: ChosenProxy;
+}
+
 /** The one HTTP layer: keep-alive, time limits, retries, the --debug trace. */
 export class HttpClient {
   readonly #settings: HttpSettings;
   readonly #httpAgent = new http.Agent({ keepAlive: true });
   readonly #httpsAgent = new https.Agent({ keepAlive: true });
+  readonly #proxyAgents = new Map<string, Promise<http.Agent>>();
 
   constructor(settings: HttpSettings) {
     this.#settings = settings;
@@ -175,24 +243,44 @@ export class HttpClient {
   close(): void {
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
+    for (const agent of this.#proxyAgents.values())
+      void agent.then(
+        (a) => a.destroy(),
+        () => {},
+      );
+  }
+
+  async #route(req: HttpRequest): Promise<Route> {
+    const { proxyEnv } = this.#settings;
+    const proxy = req.direct || !proxyEnv ? undefined : proxyFor(req.url, proxyEnv);
+    if (!proxy) return { agent: req.url.protocol === 'https:' ? this.#httpsAgent : this.#httpAgent };
+    const key = `${req.url.protocol} ${proxy.url.href}`;
+    let agent = this.#proxyAgents.get(key);
+    if (!agent) {
+      agent = proxyAgent(proxy.url);
+      this.#proxyAgents.set(key, agent);
+    }
+    return { agent: await agent, proxy };
   }
 
   /** Sends a request, retrying as its policy allows; resolves with the last answer whatever its status. */
   async request(req: HttpRequest): Promise<HttpResponse> {
     checkPayloadSize(req);
     const { maxRetries, clock } = this.#settings;
+    const route = await this.#route(req);
+    const via = viaText(route);
     for (let attempt = 0; ; attempt++) {
       const started = clock.now();
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
       try {
         const attemptReq = req.attemptHeaders ? { ...req, headers: { ...req.headers, ...req.attemptHeaders() } } : req;
-        response = { ...(await this.#exchange(attemptReq)), retries: attempt };
-        this.#traceExchange(req, response, started);
+        response = { ...(await this.#exchange(attemptReq, route)), retries: attempt };
+        this.#traceExchange(req, response, started, via);
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw err;
         failure = err;
-        this.#trace(`${req.method} ${req.url.href} failed after ${clock.now() - started} ms: ${err.message}`);
+        this.#trace(`${req.method} ${req.url.href}${via} failed after ${clock.now() - started} ms: ${err.message}`);
       }
       const verdict = classify(req.retry, response ?? { failure: failure as TransportFailure }, clock.now());
       if (!verdict.retry || attempt >= maxRetries) {
@@ -219,14 +307,17 @@ export class HttpClient {
   }
 
   /** Opens a streaming GET. The time limit covers connecting and the response head, not the open body. */
-  open(req: HttpRequest, signal?: AbortSignal): Promise<StreamResponse> {
+  async open(req: HttpRequest, signal?: AbortSignal): Promise<StreamResponse> {
     const { clock } = this.#settings;
+    const route = await this.#route(req);
     const started = clock.now();
     return new Promise<StreamResponse>((resolve, reject) => {
-      const request = this.#start(req, signal, reject, (res) => {
+      const request = this.#start(req, route, signal, reject, (res) => {
         timer.cancel();
         const head = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
-        this.#trace(`${req.method} ${req.url.href} → ${head.status} ${head.statusText} in ${clock.now() - started} ms`);
+        this.#trace(
+          `${req.method} ${req.url.href}${viaText(route)} → ${head.status} ${head.statusText} in ${clock.now() - started} ms`,
+        );
         if (head.status >= 200 && head.status < 300) {
           resolve({ ...head, stream: res });
           return;
@@ -255,9 +346,9 @@ export class HttpClient {
     return timer;
   }
 
-  #exchange(req: HttpRequest): Promise<Omit<HttpResponse, 'retries'>> {
+  #exchange(req: HttpRequest, route: Route): Promise<Omit<HttpResponse, 'retries'>> {
     return new Promise((resolve, reject) => {
-      const request = this.#start(req, undefined, reject, (res) => {
+      const request = this.#start(req, route, undefined, reject, (res) => {
         if (req.statusOnly) {
           const answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
           drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => resolve({ ...answer, body: '' }));
@@ -277,6 +368,7 @@ export class HttpClient {
 
   #start(
     req: HttpRequest,
+    route: Route,
     signal: AbortSignal | undefined,
     reject: (err: unknown) => void,
     onResponse: (res: IncomingMessage) => void,
@@ -285,10 +377,11 @@ export class HttpClient {
     const headers: Record<string, string> = { 'user-agent': this.#settings.userAgent, ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const abort = signal ? AbortSignal.any([signal, this.#settings.interrupt]) : this.#settings.interrupt;
+    const { proxy } = route;
     let answered = false;
     const request = (isHttps ? https : http).request(
       req.url,
-      { method: req.method, headers, agent: isHttps ? this.#httpsAgent : this.#httpAgent, signal: abort },
+      { method: req.method, headers, agent: route.agent, signal: abort },
       (res) => {
         answered = true;
         req.onWire?.('answered');
@@ -308,21 +401,28 @@ export class HttpClient {
         reject(new TransportFailure(`${req.url.host} closed the connection without an answer`, 'NO_ANSWER'));
       }
     });
+    if (proxy) {
+      // https-proxy-agent hands a refused CONNECT's answer on as if the tenant gave it: taken here as the proxy's.
+      request.on('proxyConnect', (connect: { statusCode?: number }) => {
+        const status = connect.statusCode;
+        if (status !== undefined && status !== 200) request.destroy(proxyRefusal(proxy, req.url, status));
+      });
+    }
     request.on('error', (err: NodeJS.ErrnoException) => {
       if (this.#settings.interrupt.aborted) reject(interruption(this.#settings.interrupt));
       else if (err instanceof TransportFailure) reject(err);
       else if (err.name === 'AbortError') reject(err);
-      else reject(describeFailure(err, req.url));
+      else reject((proxy && describeProxyFailure(err, proxy, req.url)) || describeFailure(err, req.url));
     });
     return request;
   }
 
-  #traceExchange(req: HttpRequest, res: Omit<HttpResponse, 'retries'>, started: number): void {
+  #traceExchange(req: HttpRequest, res: Omit<HttpResponse, 'retries'>, started: number, via: string): void {
     if (!this.#settings.trace) return;
     const body = req.traceBody ? ` (${req.traceBody})` : '';
     const limits = rateLimitSummary(res.headers);
     this.#trace(
-      `${req.method} ${req.url.href}${body} → ${res.status} ${res.statusText} in ${this.#settings.clock.now() - started} ms${limits ? `, ${limits}` : ''}`,
+      `${req.method} ${req.url.href}${body}${via} → ${res.status} ${res.statusText} in ${this.#settings.clock.now() - started} ms${limits ? `, ${limits}` : ''}`,
     );
   }
 
@@ -340,6 +440,10 @@ function unusableAnswer(url: URL, res: IncomingMessage): TransportFailure {
     undefined,
     true,
   );
+}
+
+function viaText(route: Route): string {
+  return route.proxy ? ` via proxy ${route.proxy.display}` : '';
 }
 
 function timeoutFailure(url: URL, ms: number): TransportFailure {

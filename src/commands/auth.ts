@@ -118,6 +118,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
       variable: inv.globals.agent.variable ?? null,
       agent: inv.globals.agent.agent ?? null,
     },
+    config_dir: inv.services.configDir,
   };
   const from = (source: string | null) => (source === null || source === 'default' ? '' : `  (${source})`);
   await inv.out.one(status, (): DetailTable => {
@@ -142,6 +143,7 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
       ],
       ['expires', status.expires_at === null ? cell('unknown') : timeCell(status.expires_at, now, true)],
       ['scopes', cell(scopesText(status.scopes))],
+      ['config folder', cell(status.config_dir)],
     );
     const { agent_mode: agent } = status;
     if (agent.on) rows.push(['agent mode', cell(`on (${[agent.variable, agent.agent].filter(Boolean).join(': ')})`)]);

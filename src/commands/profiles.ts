@@ -278,6 +278,8 @@ export async function runProfilesList(inv: Invocation): Promise<void> {
     }),
     { empty: 'No profiles yet: add one with `svcadm profiles add <name> --domain <tenant> --client-id <id>`.' },
   );
+  // Which store was read (SVCADM_CONFIG_DIR, or the platform's config folder): on stderr, so stdout stays the list.
+  inv.io.notice(`Config folder: ${inv.services.configDir}`);
 }
 
 function requireProfile(inv: Invocation, name: string): Profile {
@@ -287,7 +289,7 @@ function requireProfile(inv: Invocation, name: string): Profile {
   if (!profile) {
     const known = Object.keys(store.profiles);
     throw new UsageError(
-      `no profile named '${name}'`,
+      `no profile named '${name}' in ${inv.services.configDir}`,
       known.length ? `known profiles: ${known.join(', ')}` : 'add one with `svcadm profiles add`',
     );
   }

@@ -71,7 +71,7 @@ export function selectProfile(
     if (!profile) {
       const known = Object.keys(store.profiles);
       throw new UsageError(
-        `no profile named '${explicit}'`,
+        `no profile named '${explicit}' in ${dir}`,
         known.length ? `known profiles: ${known.join(', ')}` : ADD_PROFILE_HINT,
         'profile_not_found',
       );

@@ -82,6 +82,7 @@ export class EventForwarder {
           ),
         maxResponseBytes: MAX_ACKNOWLEDGEMENT_BYTES,
         statusOnly: true,
+        direct: true,
       });
     } catch (err) {
       if (err instanceof UsageError) {

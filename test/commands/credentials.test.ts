@@ -69,6 +69,7 @@ describe('a named profile is a unit (cli.md, revised precedence)', () => {
       profile: 'ro',
       client_id: emu.readOnly.clientId,
       sources: { tenant: 'profile ro', client_id: 'profile ro', credential: 'profile ro' },
+      config_dir: dir,
     });
     expect(r.stderr).toContain("Using profile 'ro' as a whole: ignoring SVCADM_DOMAIN, SVCADM_CLIENT_ID");
   });

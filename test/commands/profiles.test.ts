@@ -128,6 +128,7 @@ describe('profiles', () => {
     expect(table.stdout).toBe(
       `CURRENT  NAME  DOMAIN${' '.repeat(emu.url.length - 4)}CLIENT ID\n         one   ${emu.url}  ${emu.admin.clientId}\n*        two   ${emu.url}  ${emu.admin.clientId}\n`,
     );
+    expect(table.stderr).toBe(`Config folder: ${env.SVCADM_CONFIG_DIR}\n`);
     const show = await runCli(['profiles', 'show', '-o', 'table'], { env });
     expect(show.stdout).toContain('Profile two (current)\n');
     expect(show.stdout).toContain(
@@ -138,7 +139,7 @@ describe('profiles', () => {
     expect((await runCli(['profiles', 'use', 'one'], { env })).stderr).toBe("Now using profile 'one'.\n");
     expect(JSON.parse((await runCli(['profiles', 'show'], { env })).stdout).name).toBe('one');
     expect((await runCli(['profiles', 'use', 'three'], { env })).stderr).toBe(
-      "svcadm: no profile named 'three' — known profiles: one, two\n",
+      `svcadm: no profile named 'three' in ${env.SVCADM_CONFIG_DIR} — known profiles: one, two\n`,
     );
     expect((await runCli(['profiles', 'remove', 'one'], { env })).stderr).toBe(
       "Removed profile 'one'. No profile is current now.\n",

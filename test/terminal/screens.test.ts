@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREEN_NOW, startFixtureTenant } from '../helpers/fixture-tenant.js';
+import { requireProgram } from '../helpers/requires.js';
 import { openTerminal, type Terminal } from '../helpers/tmux.js';
 
 // Screens of svcadm in a pseudo-terminal (tmux) at 60, 80 and 120 columns, against a loopback tenant serving fixed
 // data, with the clock at SCREEN_NOW. The expected screens are written out here, as a person reads them.
 
+const tmux = requireProgram('tmux');
 const CLI = join(import.meta.dirname, '..', 'helpers', 'fixed-time-cli.js');
 
 let tenant: Awaited<ReturnType<typeof startFixtureTenant>>;
@@ -38,7 +40,7 @@ async function shot(args: string[], columns: number): Promise<{ code: number; sc
   }
 }
 
-describe('provisionings list', () => {
+describe.skipIf(tmux.missing)(tmux.title('provisionings list'), () => {
   // Names that differ only at the end and ids stay whole; the status with its error is cut, then columns hidden.
   it('at 60 columns', async () => {
     expect(await shot(['provisionings', 'list'], 60)).toEqual({
@@ -82,7 +84,7 @@ Next page: svcadm -p demo provisionings list --from cp_page2
   });
 });
 
-describe('users permissions', () => {
+describe.skipIf(tmux.missing)(tmux.title('users permissions'), () => {
   // A permission is told apart by its name and its API identifier: never cut; the description is cut first.
   it('at 60 columns', async () => {
     expect(await shot(['users', 'permissions', 'db|u1'], 60)).toEqual({
@@ -123,7 +125,7 @@ write:orders  Orders API     https://orders.example.com/api     direct, role Ord
   });
 });
 
-describe('help of a command', () => {
+describe.skipIf(tmux.missing)(tmux.title('help of a command'), () => {
   // Its own options and examples, one line for the global options, no word broken; examples go on with \\.
   it('at 60 columns', async () => {
     expect(await shot(['users', 'permissions', '--help'], 60)).toEqual({
@@ -262,7 +264,7 @@ Environment:
   });
 });
 
-describe('events tail: the live view', () => {
+describe.skipIf(tmux.missing)(tmux.title('events tail: the live view'), () => {
   const connected = (text: string) => text.includes('● connected · 4 events');
 
   /** Runs the tail until the history is on screen, then Ctrl-C: both screens and the exit code. */

@@ -131,11 +131,11 @@ describe('profile names', () => {
       expect(r).toEqual({
         code: 2,
         stdout: '',
-        stderr: `svcadm: no profile named '${name}' — run \`svcadm profiles add <name> --domain <tenant> --client-id <id>\`, or set SVCADM_DOMAIN, SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET\n`,
+        stderr: `svcadm: no profile named '${name}' in ${dir} — run \`svcadm profiles add <name> --domain <tenant> --client-id <id>\`, or set SVCADM_DOMAIN, SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET\n`,
       });
       const use = await runCli(['profiles', 'use', name], { env: { SVCADM_CONFIG_DIR: dir } });
       expect(use.code).toBe(2);
-      expect(use.stderr).toBe(`svcadm: no profile named '${name}' — add one with \`svcadm profiles add\`\n`);
+      expect(use.stderr).toBe(`svcadm: no profile named '${name}' in ${dir} — add one with \`svcadm profiles add\`\n`);
     },
   );
 

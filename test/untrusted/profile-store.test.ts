@@ -112,7 +112,7 @@ describe('a hand-edited profile store', () => {
     expect(r).toEqual({
       code: 0,
       stdout: `CURRENT  NAME  DOMAIN                      CLIENT ID\n*        prod  ${DOMAIN}  c\n`,
-      stderr: '',
+      stderr: `Config folder: ${dir}\n`,
     });
   });
 });
