@@ -318,6 +318,70 @@ describe('hostile answers', () => {
   });
 });
 
+describe('bounds', () => {
+  async function loopbackSession(handlers: Parameters<typeof startLoopback>[0]) {
+    const server = await startLoopback(handlers);
+    const s = await connectMcp(['mcp'], {
+      SVCADM_CONFIG_DIR: tempConfigDir(),
+      SVCADM_DOMAIN: server.url,
+      SVCADM_TOKEN: 'tok-0123456789-abcdef',
+    });
+    sessions.push(s);
+    return { s, server };
+  }
+
+  it('a page too large for one result keeps the items that fit, counts the rest, and clips long strings', async () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      connection_id: `con_${String(i).padStart(3, '0')}`,
+      connection_name: 'x'.repeat(10_000),
+    }));
+    const { s, server } = await loopbackSession([json(200, { directory_provisionings: items, next: 'cp_2' })]);
+    try {
+      const r = await s.client.callTool({ name: 'list_directory_provisionings', arguments: { take: 100 } });
+      const body = r.structuredContent as {
+        directory_provisionings: { connection_id: string; connection_name: string }[];
+        next_cursor: string;
+        omitted: number;
+      };
+      const kept = body.directory_provisionings.length;
+      expect(kept).toBeGreaterThan(0);
+      expect(kept + body.omitted).toBe(100);
+      expect(body.next_cursor).toBe('cp_2');
+      expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(256 * 1024);
+      expect(body.directory_provisionings[0]?.connection_name).toBe(`${'x'.repeat(4095)}…`);
+      expect(r.content).toEqual([
+        {
+          type: 'text',
+          text: `${kept} directory provisionings; ${body.omitted} more on this page left out to keep the result small: ask for fewer; more: call again with the next_cursor.`,
+        },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a refused token is an error result that says what to do, exit code 3', async () => {
+    const { s, server } = await loopbackSession([
+      json(401, { statusCode: 401, error: 'Unauthorized', message: 'Expired token' }),
+    ]);
+    try {
+      const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent).toEqual({
+        error: {
+          status: 401,
+          code: null,
+          message: 'authentication failed: Expired token',
+          hint: 'the token given with SVCADM_TOKEN was refused: get a new one',
+          exit_code: 3,
+        },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('delete_connection_user', () => {
   const email = 'bob+ci@example.com';
   const args = () => ({ connection_id: emu.fixtures.databaseConnectionId, email });
