@@ -69,8 +69,10 @@ export function successResult(data: unknown, text: string, secrets: Redactor): C
 }
 
 /**
- * A failed call as a tool result (`isError`), never a protocol error: the message, code and hint the CLI prints
- * (the same envelope as `-o json`), with the exit code the CLI would have ended with.
+ * A failed call as a tool result (`isError`), never a protocol error: the line the CLI prints (message — hint), then
+ * the envelope of `-o json` (status, code, message, hint, the exit code the CLI would have ended with) as JSON text.
+ * Not as `structuredContent`: clients (the MCP Inspector among them) check that against the tool's output schema,
+ * which describes success.
  */
 export function errorResult(err: unknown, secrets: Redactor): CallToolResult {
   const envelope = clean(errorEnvelope(err, exitCodeFor(err)), secrets) as {
@@ -79,7 +81,9 @@ export function errorResult(err: unknown, secrets: Redactor): CallToolResult {
   const { message, hint } = envelope.error;
   return {
     isError: true,
-    content: [{ type: 'text', text: hint ? `${message} — ${hint}` : message }],
-    structuredContent: envelope as unknown as { [key: string]: Json },
+    content: [
+      { type: 'text', text: hint ? `${message} — ${hint}` : message },
+      { type: 'text', text: JSON.stringify(envelope) },
+    ],
   };
 }

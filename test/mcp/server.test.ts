@@ -27,6 +27,15 @@ async function session(args: string[] = [], elicit?: Parameters<typeof connectMc
   return s;
 }
 
+/** An error result: the CLI's line, then its JSON envelope. */
+function errorOf(r: Awaited<ReturnType<McpSession['client']['callTool']>>) {
+  expect(r.isError).toBe(true);
+  expect(r.structuredContent).toBeUndefined();
+  const content = r.content as { type: string; text: string }[];
+  expect(content).toHaveLength(2);
+  return { line: content[0]?.text, envelope: JSON.parse(content[1]?.text ?? '') as Record<string, unknown> };
+}
+
 const READ_TOOLS = ['get_rate_limit_policy', 'list_directory_provisionings', 'list_user_permissions', 'read_events'];
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -134,10 +143,9 @@ describe('read tools', () => {
   it('a 404 is an error result with the CLI message, code and exit code, not a protocol error', async () => {
     const s = await session();
     const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_missing' } });
-    expect(r).toEqual({
-      isError: true,
-      content: [{ type: 'text', text: 'rate limit policy not found: The rate limit policy does not exist.' }],
-      structuredContent: {
+    expect(errorOf(r)).toEqual({
+      line: 'rate limit policy not found: The rate limit policy does not exist.',
+      envelope: {
         error: {
           status: 404,
           code: 'inexistent_rate_limit_policy',
@@ -201,19 +209,16 @@ describe('read tools', () => {
       name: 'list_user_permissions',
       arguments: { user_id: emu.fixtures.userId, cursor: '1/4000' },
     });
-    expect(r.content).toEqual([
-      {
-        type: 'text',
-        text: "cursor '1/4000' is not a next_cursor this tool gave — omit it to start at the first page",
-      },
-    ]);
-    expect(r.structuredContent).toEqual({
-      error: {
-        status: null,
-        code: null,
-        message: "cursor '1/4000' is not a next_cursor this tool gave",
-        hint: 'omit it to start at the first page',
-        exit_code: 2,
+    expect(errorOf(r)).toEqual({
+      line: "cursor '1/4000' is not a next_cursor this tool gave — omit it to start at the first page",
+      envelope: {
+        error: {
+          status: null,
+          code: null,
+          message: "cursor '1/4000' is not a next_cursor this tool gave",
+          hint: 'omit it to start at the first page',
+          exit_code: 2,
+        },
       },
     });
   });
@@ -277,12 +282,9 @@ describe('read tools', () => {
   it('read_events refuses a bad since before connecting', async () => {
     const s = await session();
     const r = await s.client.callTool({ name: 'read_events', arguments: { since: 'yesterday' } });
-    expect(r.content).toEqual([
-      {
-        type: 'text',
-        text: "invalid --since 'yesterday' — give an RFC 3339 time (2024-05-01T12:00:00Z) or a duration back from now (30s, 15m, 2h, 7d)",
-      },
-    ]);
+    expect(errorOf(r).line).toBe(
+      "invalid --since 'yesterday' — give an RFC 3339 time (2024-05-01T12:00:00Z) or a duration back from now (30s, 15m, 2h, 7d)",
+    );
     expect((await emu.requests()).requests.filter((q) => q.path.includes('/events'))).toEqual([]);
   });
 });
@@ -306,9 +308,8 @@ describe('hostile answers', () => {
         policy: { id: 'rlp_x', resource: 'a\\x1b]0;pwned\\x07b', consumer: 'echo [redacted]' },
       });
       const failed = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
-      expect(failed.isError).toBe(true);
       expect(JSON.stringify(failed)).not.toContain(token);
-      expect((failed.structuredContent as { error: { message: string } }).error.message).toBe(
+      expect((errorOf(failed).envelope.error as { message: string }).message).toBe(
         'forbidden: no \\x1b[2J for [redacted]',
       );
       expect(s.stderr()).not.toContain(token);
@@ -366,8 +367,7 @@ describe('bounds', () => {
     ]);
     try {
       const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
-      expect(r.isError).toBe(true);
-      expect(r.structuredContent).toEqual({
+      expect(errorOf(r).envelope).toEqual({
         error: {
           status: 401,
           code: null,
@@ -419,12 +419,9 @@ describe('delete_connection_user', () => {
   ])('deletes nothing when the user %s', async (_what, answer) => {
     const s = await session(['--allow-writes'], () => answer);
     const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
-    expect(r).toEqual({
-      isError: true,
-      content: [{ type: 'text', text: 'not confirmed: nothing was deleted' }],
-      structuredContent: {
-        error: { status: null, code: null, message: 'not confirmed: nothing was deleted', exit_code: 2 },
-      },
+    expect(errorOf(r)).toEqual({
+      line: 'not confirmed: nothing was deleted',
+      envelope: { error: { status: null, code: null, message: 'not confirmed: nothing was deleted', exit_code: 2 } },
     });
     expect(await deletes()).toEqual([]);
   });
@@ -442,8 +439,7 @@ describe('delete_connection_user', () => {
       SVCADM_CLIENT_SECRET: emu.readOnly.clientSecret,
     });
     const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
-    const { error } = r.structuredContent as { error: { message: string; hint: string; exit_code: number } };
-    expect(r.isError).toBe(true);
+    const { error } = errorOf(r).envelope as { error: { message: string; hint: string; exit_code: number } };
     expect(error.exit_code).toBe(4);
     expect(error.message).toBe('forbidden: Insufficient scope, expected any of: delete:users');
     expect(error.hint).toMatch(
@@ -457,7 +453,7 @@ describe('delete_connection_user', () => {
       name: 'delete_connection_user',
       arguments: { connection_id: 'con_1', email: 'not-an-address' },
     });
-    expect(r.content).toEqual([{ type: 'text', text: "--email 'not-an-address' is not a valid e-mail address" }]);
+    expect(errorOf(r).line).toBe("--email 'not-an-address' is not a valid e-mail address");
     expect(await deletes()).toEqual([]);
   });
 });
