@@ -92,6 +92,7 @@ export const TOOLS: readonly ToolSpec[] = [
       omitted: omittedOut,
     }),
     async run(input, env) {
+      if (input.user_id.trim() === '') throw new UsageError('the user id must not be empty');
       const at =
         input.cursor === undefined ? { page: 0, perPage: input.per_page ?? DEFAULT_TAKE } : offsetCursor(input.cursor);
       const { data } = await listUserPermissions(env.api(), input.user_id, { ...at, includeTotals: true });

@@ -203,6 +203,13 @@ describe('read tools', () => {
     expect(new Set(names).size).toBe(10);
   });
 
+  it('list_user_permissions refuses an empty user id as the CLI does, and sends nothing', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'list_user_permissions', arguments: { user_id: '  ' } });
+    expect(errorOf(r).line).toBe('the user id must not be empty');
+    expect((await emu.requests()).requests.filter((q) => q.path.includes('/users/'))).toEqual([]);
+  });
+
   it('list_user_permissions refuses a cursor it did not give', async () => {
     const s = await session();
     const r = await s.client.callTool({
