@@ -286,6 +286,15 @@ describe('read tools', () => {
     expect(restBody.next_cursor).toBe(offsets[2]);
   });
 
+  it('read_events neutralises what events carry', async () => {
+    const s = await session();
+    const { before } = await emu.emitEvent({ type: 'user.created', object: { name: 'eve\u001b[8m\u202e' } });
+    const r = await s.client.callTool({ name: 'read_events', arguments: { cursor: before, max_events: 1 } });
+    const body = r.structuredContent as { events: { event: { data: { object: { name: string } } } }[] };
+    expect(body.events[0]?.event.data.object.name).toBe('eve\\x1b[8m\\u202e');
+    expect(JSON.stringify(r)).not.toMatch(/[\u001b\u202e]/);
+  });
+
   it('read_events refuses a bad since before connecting', async () => {
     const s = await session();
     const r = await s.client.callTool({ name: 'read_events', arguments: { since: 'yesterday' } });
