@@ -7,6 +7,7 @@ import { registerCompletionCommands } from './commands/completion.js';
 import { registerConnectionsCommands } from './commands/connections.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerEventsCommands } from './commands/events.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerPoliciesCommands } from './commands/policies.js';
 import { registerProfilesCommands } from './commands/profiles.js';
 import { registerProvisioningsCommands } from './commands/provisionings.js';
@@ -135,6 +136,7 @@ export function buildProgram(
   registerUsersCommands(program, host);
   registerConnectionsCommands(program, host);
   registerApiCommand(program, host);
+  registerMcpCommand(program, host);
   registerEmulatorCommand(program, host);
   registerCompletionCommands(program, host);
   registerCommandsCommand(program, host);

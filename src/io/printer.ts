@@ -377,20 +377,31 @@ export function reportFailure(
 ) {
   const known = err instanceof CliError;
   if (view?.debug && err instanceof Error && !known) stderr.write(`${err.stack ?? err.message}\n`);
-  const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
-  const hint = known ? err.hint : BUG_HINT;
+  const envelope = errorEnvelope(err, exitCode);
   if (view !== undefined && asksForData(view)) {
-    const envelope = {
-      error: {
-        status: known ? (err.status ?? null) : null,
-        code: errorCodeOf(err),
-        message,
-        ...(hint ? { hint } : {}),
-        exit_code: exitCode,
-      },
-    };
     stderr.write(jsonLine(envelope));
     return;
   }
+  const { message, hint } = envelope.error;
   stderr.write(`svcadm: ${neutralize(message)}${hint ? ` — ${neutralize(hint)}` : ''}\n`);
+}
+
+/** A failure as data: the JSON envelope of `-o json` on stderr, and the error result of an MCP tool (`src/mcp/`). */
+export interface ErrorEnvelope {
+  error: { status: number | null; code: string; message: string; hint?: string; exit_code: number };
+}
+
+export function errorEnvelope(err: unknown, exitCode: number): ErrorEnvelope {
+  const known = err instanceof CliError;
+  const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  const hint = known ? err.hint : BUG_HINT;
+  return {
+    error: {
+      status: known ? (err.status ?? null) : null,
+      code: errorCodeOf(err),
+      message,
+      ...(hint ? { hint } : {}),
+      exit_code: exitCode,
+    },
+  };
 }

@@ -1,0 +1,70 @@
+import { examples, type SvcadmCommand } from '../cli/command.js';
+import type { Host, Invocation } from '../cli/host.js';
+import { UsageError } from '../errors.js';
+import { TENANT_ENVIRONMENT } from '../help/environment.js';
+
+export interface McpRaw {
+  allowWrites?: boolean;
+  tools?: string;
+}
+
+export interface McpOptions {
+  allowWrites: boolean;
+  /** Tool-name globs (`*`, `?`); undefined: every tool the mode allows. */
+  tools: readonly string[] | undefined;
+}
+
+const GLOB = /^[a-z0-9_*?]{1,64}$/;
+
+export function parseMcpOptions(raw: McpRaw): McpOptions {
+  let tools: string[] | undefined;
+  if (raw.tools !== undefined) {
+    tools = raw.tools.split(',').map((glob) => glob.trim());
+    const bad = tools.find((glob) => !GLOB.test(glob));
+    if (bad !== undefined) {
+      throw new UsageError(
+        bad === '' ? '--tools has an empty entry' : `--tools: '${bad}' is not a tool name or glob`,
+        'give tool names or globs separated by commas, e.g. --tools "list_*,read_events"',
+      );
+    }
+  }
+  return { allowWrites: raw.allowWrites === true, tools };
+}
+
+export function registerMcpCommand(program: SvcadmCommand, host: Host): void {
+  program
+    .command('mcp')
+    .description('serve the tenant to an AI agent: a Model Context Protocol server on stdin and stdout')
+    .option(
+      '--allow-writes',
+      'also offer the tools that change the tenant (delete_connection_user); default: read-only',
+    )
+    .option('--tools <glob,...>', 'offer only the tools whose names match (e.g. "list_*,read_events")')
+    .environment(TENANT_ENVIRONMENT)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The server speaks MCP over stdio: stdout carries the protocol, logs go to stderr. It uses the same credentials as any command (-p, the environment, the current profile) and ends on end of input or a stop signal.',
+        '',
+        'Tools:',
+        '  get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events: read-only',
+        '  delete_connection_user: only with --allow-writes; confirmed with the user when the client supports elicitation',
+      ].join('\n'),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'svcadm -p prod mcp',
+        'svcadm -p prod mcp --tools "list_*,get_*"',
+        'claude mcp add svcadm -- svcadm -p prod mcp',
+      ),
+    )
+    .action(host.action<[], McpRaw>((inv, _args, raw) => runMcp(inv, parseMcpOptions(raw))));
+}
+
+export async function runMcp(inv: Invocation, opts: McpOptions): Promise<void> {
+  // The SDK and zod load only here: no other command pays for them.
+  const { serveMcp } = await import('../mcp/server.js');
+  await serveMcp(inv, opts);
+}

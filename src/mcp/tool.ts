@@ -1,0 +1,149 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import type { ApiClient } from '../api/client.js';
+import type { Clock } from '../clock.js';
+import type { Redactor } from '../io/redaction.js';
+import { fitItems } from './results.js';
+
+/** What a tool may use: the same API client, clock and secrets as any command of this invocation. */
+export interface ToolEnv {
+  api(): ApiClient;
+  /** The tenant's host, to name in a question. */
+  tenant(): string;
+  clock: Clock;
+  random(): number;
+  /** Aborts when the client cancels the call or svcadm is stopped. */
+  signal: AbortSignal;
+  secrets: Redactor;
+  /** What the user said to this call's confirmation (`ToolOutcome.confirm`). */
+  confirmation: 'accepted' | 'declined' | 'not_asked' | 'unsupported';
+}
+
+export type ToolOutcome =
+  /** Done: `data` becomes `structuredContent` (cleaned), `text` the short text beside it. */
+  | { data: Record<string, unknown>; text: string }
+  /** Ask the user this first (MCP elicitation), then run again with their answer in `confirmation`. */
+  | { confirm: string };
+
+export type InputSchema = z.ZodObject;
+
+export interface ToolSpec<I extends InputSchema = InputSchema> {
+  name: string;
+  title: string;
+  description: string;
+  /** Changes the tenant: offered only with `--allow-writes`. */
+  writes: boolean;
+  annotations: ToolAnnotations;
+  input: I;
+  output: z.ZodObject;
+  run(input: z.infer<I>, env: ToolEnv): Promise<ToolOutcome>;
+}
+
+/** Keeps the input's type for `run` (the table holds tools of different inputs). */
+export function defineTool<I extends InputSchema>(spec: ToolSpec<I>): ToolSpec {
+  return spec as unknown as ToolSpec;
+}
+
+/**
+ * Read-only, same answer twice, and a closed world: each tool works on the one tenant of this invocation, nothing
+ * beyond it.
+ */
+export const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** Some string-keyed record from the service, its known fields described, the rest kept. */
+export const serviceObject = z.looseObject({});
+
+export const cursorOut = z
+  .string()
+  .nullable()
+  .describe('pass it as `cursor` to get the next page; null on the last page');
+
+export const omittedOut = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe('items of this page left out to keep the result small; ask for fewer per page to see them');
+
+/** A page's items fitted to the result bound, with the next cursor and a short text saying both. */
+export function pageOutcome(
+  key: string,
+  noun: string,
+  items: readonly unknown[],
+  next: string | null,
+  env: ToolEnv,
+): ToolOutcome {
+  const { kept, omitted } = fitItems(items, env.secrets);
+  const parts = [`${kept.length} ${noun}`];
+  if (omitted > 0) parts.push(`${omitted} more on this page left out to keep the result small: ask for fewer`);
+  parts.push(next === null ? 'last page' : 'more: call again with the next_cursor');
+  return {
+    data: { [key]: kept, next_cursor: next, ...(omitted > 0 ? { omitted } : {}) },
+    text: `${parts.join('; ')}.`,
+  };
+}
+
+export interface CheckpointListSpec<F extends z.ZodRawShape = Record<never, never>> {
+  name: string;
+  title: string;
+  description: string;
+  /** The list's field in the result, and what its items are called in the text. */
+  key: string;
+  noun: string;
+  item: z.ZodObject;
+  maxTake: number;
+  /** The list's own filters (`strategy`, `name`, …), beside `cursor` and `take`. */
+  filters?: F;
+  /** One page: the endpoint function, its items and its `next` checkpoint. */
+  fetch(
+    api: ApiClient,
+    page: { from: string | undefined; take: number },
+    filters: z.infer<z.ZodObject<F>>,
+  ): Promise<{ items: unknown[]; next?: string | null | undefined }>;
+}
+
+export const DEFAULT_TAKE = 50;
+
+/** A list the service pages with checkpoints (`from`/`take`/`next`): one page per call. */
+export function checkpointListTool<F extends z.ZodRawShape = Record<never, never>>(
+  spec: CheckpointListSpec<F>,
+): ToolSpec {
+  return defineTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    writes: false,
+    annotations: READS,
+    input: z.strictObject({
+      ...(spec.filters ?? ({} as F)),
+      cursor: z
+        .string()
+        .min(1)
+        .max(1024)
+        .optional()
+        .describe('the next_cursor of the previous page; omit for the first page'),
+      take: z
+        .number()
+        .int()
+        .min(1)
+        .max(spec.maxTake)
+        .optional()
+        .describe(`results per page, 1 to ${spec.maxTake} (default ${DEFAULT_TAKE})`),
+    }),
+    output: z.object({ [spec.key]: z.array(spec.item), next_cursor: cursorOut, omitted: omittedOut }),
+    async run(input, env) {
+      const { cursor, take, ...filters } = input as { cursor?: string; take?: number } & Record<string, unknown>;
+      const page = await spec.fetch(
+        env.api(),
+        { from: cursor, take: take ?? DEFAULT_TAKE },
+        filters as z.infer<z.ZodObject<F>>,
+      );
+      return pageOutcome(spec.key, spec.noun, page.items, page.next || null, env);
+    },
+  });
+}

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
+import { CURSOR_RULE, isCursor } from '../api/cursor.js';
+import {
+  deleteConnectionUser,
+  findUsersByEmail,
+  getRateLimitPolicy,
+  listConnections,
+  listDirectoryProvisionings,
+  listRateLimitPolicies,
+  listUserPermissions,
+  permissionItems,
+} from '../api/endpoints.js';
+import { EVENT_TYPES } from '../api/event-types.js';
+import {
+  CONNECTIONS_PAGE_MAX,
+  PERMISSIONS_PAGE_MAX,
+  POLICIES_PAGE_MAX,
+  PROVISIONINGS_PAGE_MAX,
+} from '../api/pagers.js';
+import { EMAIL_MAX, parseEmail } from '../commands/connections.js';
+import { parseEventTypes, parseSince } from '../commands/events.js';
+import { POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
+import { ApiError, UsageError } from '../errors.js';
+import { neutralize } from '../render/sanitize.js';
+import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
+import {
+  checkpointListTool,
+  cursorOut,
+  DEFAULT_TAKE,
+  defineTool,
+  omittedOut,
+  pageOutcome,
+  READS,
+  serviceObject,
+  type ToolSpec,
+} from './tool.js';
+
+/**
+ * Every tool svcadm offers, in the order `tools/list` shows them. Each is one entry over an endpoint function of
+ * `api/`: the HTTP, retries, validation and errors are the CLI's own.
+ */
+export const TOOLS: readonly ToolSpec[] = [
+  defineTool({
+    name: 'get_rate_limit_policy',
+    title: 'Get a rate limit policy',
+    description:
+      'One rate limit policy of the tenant by id (Early Access endpoint): its resource, consumer, selector and configuration (action allow/block/redirect, limit in requests per second). Needs the scope read:rate_limit_policies.',
+    writes: false,
+    annotations: READS,
+    input: z.strictObject({
+      id: z
+        .string()
+        .min(1)
+        .max(POLICY_ID_MAX)
+        .describe(`the policy id, e.g. rlp_01HZX3 (1 to ${POLICY_ID_MAX} characters)`),
+    }),
+    output: z.object({ policy: serviceObject }),
+    async run({ id }, env) {
+      const { data } = await getRateLimitPolicy(env.api(), parsePolicyId(id));
+      return { data: { policy: data }, text: `Rate limit policy ${id}.` };
+    },
+  }),
+  checkpointListTool({
+    name: 'list_rate_limit_policies',
+    title: 'List rate limit policies',
+    description:
+      'One page of the rate limit policies of the tenant (id, resource, consumer, selector, action, limit): the ids get_rate_limit_policy takes. Optional filters: consumer_selector, resource, consumer. Pass next_cursor back as cursor for the next page. A 403 without a missing scope means the feature is not enabled on the tenant. Needs the scope read:rate_limit_policies.',
+    key: 'rate_limit_policies',
+    noun: 'rate limit policies',
+    item: serviceObject,
+    maxTake: POLICIES_PAGE_MAX,
+    filters: {
+      consumer_selector: z.string().min(1).max(256).optional().describe('only policies with this consumer selector'),
+      resource: z.string().min(1).max(256).optional().describe('only policies of this resource'),
+      consumer: z.string().min(1).max(256).optional().describe('only policies of this consumer kind'),
+    },
+    async fetch(api, { from, take }, f) {
+      const query = { from, take, consumerSelector: f.consumer_selector, resource: f.resource, consumer: f.consumer };
+      const { data } = await listRateLimitPolicies(api, query);
+      return { items: data.rate_limit_policies, next: data.next };
+    },
+  }),
+  checkpointListTool({
+    name: 'list_connections',
+    title: 'List connections',
+    description:
+      'One page of the connections of the tenant (id, name, strategy). strategy "auth0" lists the database connections that delete_connection_user accepts. Optional filters: strategy (one or more), name. Pass next_cursor back as cursor for the next page. Needs the scope read:connections.',
+    key: 'connections',
+    noun: 'connections',
+    item: serviceObject,
+    maxTake: CONNECTIONS_PAGE_MAX,
+    filters: {
+      strategy: z.array(z.string().min(1).max(64)).max(20).optional().describe('only connections of these strategies'),
+      name: z.string().min(1).max(256).optional().describe('only the connection with this name'),
+    },
+    async fetch(api, { from, take }, f) {
+      const { data } = await listConnections(api, { from, take, strategies: f.strategy ?? [], name: f.name });
+      return { items: data.connections, next: data.next };
+    },
+  }),
+  defineTool({
+    name: 'find_users_by_email',
+    title: 'Find users by e-mail',
+    description:
+      'Every user with this e-mail address, in every connection that holds one (user_id, connection in identities, name, created_at): the user ids other tools take. An empty list when no user has it. Needs the scope read:users.',
+    writes: false,
+    annotations: READS,
+    input: z.strictObject({
+      email: z.string().min(1).max(EMAIL_MAX).describe('the e-mail address to look up'),
+    }),
+    output: z.object({ users: z.array(serviceObject), next_cursor: cursorOut, omitted: omittedOut }),
+    async run(input, env) {
+      const { data } = await findUsersByEmail(env.api(), parseEmail(input.email, 'the address to look up'));
+      return pageOutcome('users', 'users', data, null, env);
+    },
+  }),
+  checkpointListTool({
+    name: 'list_directory_provisionings',
+    title: 'List directory provisionings',
+    description:
+      'One page of the directory provisioning configurations (connection, strategy, attribute mapping, last synchronisation and its status). Pass next_cursor back as cursor for the next page. Needs the scope read:directory_provisionings.',
+    key: 'directory_provisionings',
+    noun: 'directory provisionings',
+    item: serviceObject,
+    maxTake: PROVISIONINGS_PAGE_MAX,
+    async fetch(api, { from, take }) {
+      const { data } = await listDirectoryProvisionings(api, { from, take });
+      return { items: data.directory_provisionings, next: data.next };
+    },
+  }),
+  defineTool({
+    name: 'list_user_permissions',
+    title: 'List a user’s permissions',
+    description:
+      'One page of the permissions granted to a user (API identifier, permission name, description, and whether it comes directly or through a role), with the total. Pass next_cursor back as cursor for the next page. Needs the scope read:users.',
+    writes: false,
+    annotations: READS,
+    input: z.strictObject({
+      user_id: z.string().min(1).max(1024).describe("the user's id, e.g. auth0|5f7c8ec7c33c6c004bbafe82"),
+      cursor: z.string().max(32).optional().describe('the next_cursor of the previous page; omit for the first page'),
+      per_page: z
+        .number()
+        .int()
+        .min(1)
+        .max(PERMISSIONS_PAGE_MAX)
+        .optional()
+        .describe(`results per page, 1 to ${PERMISSIONS_PAGE_MAX} (default ${DEFAULT_TAKE})`),
+    }),
+    output: z.object({
+      permissions: z.array(serviceObject),
+      total: z.number().int().nullable().describe('how many permissions the user has, when the service said'),
+      next_cursor: cursorOut,
+      omitted: omittedOut,
+    }),
+    async run(input, env) {
+      if (input.user_id.trim() === '') throw new UsageError('the user id must not be empty');
+      const at =
+        input.cursor === undefined ? { page: 0, perPage: input.per_page ?? DEFAULT_TAKE } : offsetCursor(input.cursor);
+      const { data } = await listUserPermissions(env.api(), input.user_id, { ...at, includeTotals: true });
+      const items = permissionItems(data);
+      const total = Array.isArray(data) ? undefined : data.total;
+      // The service may serve fewer than asked (a page cap): the next page is counted in what it served.
+      const served = Array.isArray(data) ? at.perPage : data.limit || at.perPage;
+      const start = at.page * served;
+      const more = total === undefined ? items.length >= served : start + items.length < total;
+      const next = more && items.length > 0 ? `${at.page + 1}/${served}` : null;
+      const outcome = pageOutcome('permissions', 'permissions', items, next, env);
+      if ('data' in outcome) outcome.data.total = total ?? null;
+      return outcome;
+    },
+  }),
+  defineTool({
+    name: 'read_events',
+    title: 'Read tenant events',
+    description: `Reads up to max_events events of the tenant's event stream (default ${READ_EVENTS_DEFAULT}, at most ${READ_EVENTS_MAX}), of the given types, after a cursor or since a time, waiting at most wait_seconds (default ${WAIT_DEFAULT_S}) for new ones. Returns the events and next_cursor: pass it as cursor to read on from there, with nothing missed or repeated. Without cursor or since it starts at the newest event. Needs the scope read:events.`,
+    writes: false,
+    // Read-only, but not idempotent: new events arrive between two calls.
+    annotations: { ...READS, idempotentHint: false },
+    input: z.strictObject({
+      types: z
+        .array(z.enum(EVENT_TYPES))
+        .max(EVENT_TYPES.length)
+        .optional()
+        .describe('only these event types; omit for every type'),
+      cursor: z.string().max(1024).optional().describe('resume after this cursor (the next_cursor of a previous call)'),
+      since: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('start at an RFC 3339 time (2024-05-01T12:00:00Z) or a duration back from now (30s, 15m, 2h, 7d)'),
+      max_events: z.number().int().min(1).max(READ_EVENTS_MAX).optional().describe('most events to return'),
+      wait_seconds: z
+        .number()
+        .min(0)
+        .max(WAIT_MAX_S)
+        .optional()
+        .describe(`how long to wait for events, at most ${WAIT_MAX_S}`),
+    }),
+    output: z.object({
+      events: z.array(serviceObject).describe('each event as the stream sent it, `type` first'),
+      next_cursor: z.string().nullable().describe('pass it as cursor to read on; null when no position is known yet'),
+      full: z.boolean().describe('true when max_events or the size bound stopped the read: more may be waiting'),
+    }),
+    async run(input, env) {
+      if (input.cursor !== undefined && input.since !== undefined) {
+        throw new UsageError('cursor and since cannot be combined', 'cursor resumes at a position, since at a time');
+      }
+      if (input.cursor !== undefined && !isCursor(input.cursor)) {
+        throw new UsageError(`cursor must be a cursor: ${CURSOR_RULE}`);
+      }
+      const read = await readEvents(
+        {
+          types: parseEventTypes(input.types ?? []),
+          cursor: input.cursor,
+          since: input.since === undefined ? undefined : parseSince(input.since, env.clock.now()),
+          maxEvents: input.max_events ?? READ_EVENTS_DEFAULT,
+          waitMs: (input.wait_seconds ?? WAIT_DEFAULT_S) * 1000,
+        },
+        env,
+      );
+      const more = read.full ? '; more are waiting' : '';
+      const where = read.next_cursor === null ? 'no position yet' : 'continue with next_cursor';
+      return { data: { ...read }, text: `${read.events.length} events${more}; ${where}.` };
+    },
+  }),
+  defineTool({
+    name: 'delete_connection_user',
+    title: 'Delete a user of a database connection',
+    description:
+      'Deletes the user with this e-mail from a database connection. Destructive and cannot be undone: the client must confirm with the user before calling it (svcadm asks through elicitation when the client supports it). Idempotent: afterwards no such user remains, whether or not one was there. The result carries the correlation id to find the operation in the tenant logs. Needs the scope delete:users.',
+    writes: true,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    input: z.strictObject({
+      connection_id: z.string().min(1).max(1024).describe('the database connection, e.g. con_0aB1cD2eF3'),
+      email: z.string().min(1).max(EMAIL_MAX).describe('the e-mail of the user to delete'),
+    }),
+    output: z.object({
+      connection_id: z.string(),
+      email: z.string(),
+      outcome: z.enum(['gone']).describe('no user with this e-mail remains in the connection'),
+      status: z.number().int(),
+      correlation_id: z.string(),
+    }),
+    async run(input, env) {
+      if (input.connection_id.trim() === '') throw new UsageError('the connection id must not be empty');
+      const email = parseEmail(input.email);
+      if (env.confirmation === 'declined') throw new UsageError('not confirmed: nothing was deleted');
+      if (env.confirmation === 'not_asked') {
+        return {
+          confirm: `Delete ${neutralize(email)} from connection ${neutralize(input.connection_id)} on ${env.tenant()}?`,
+        };
+      }
+      const correlationId = randomUUID();
+      try {
+        const status = await deleteConnectionUser(env.api(), input.connection_id, email, correlationId);
+        const data = {
+          connection_id: input.connection_id,
+          email,
+          outcome: 'gone',
+          status,
+          correlation_id: correlationId,
+        };
+        return {
+          data,
+          text: `No user ${email} remains in connection ${input.connection_id}. Correlation id: ${correlationId}.`,
+        };
+      } catch (err) {
+        // A failed delete can be found in the logs too.
+        if (err instanceof ApiError) err.addHint(`correlation id ${correlationId}`);
+        throw err;
+      }
+    },
+  }),
+];
+
+const OFFSET_CURSOR = /^(\d{1,6})\/(\d{1,3})$/;
+
+/** `list_user_permissions`'s cursor: `<page>/<per page>`, as it gave it. */
+function offsetCursor(cursor: string): { page: number; perPage: number } {
+  const match = OFFSET_CURSOR.exec(cursor);
+  const perPage = Number(match?.[2]);
+  if (!match || perPage < 1 || perPage > PERMISSIONS_PAGE_MAX) {
+    throw new UsageError(
+      `cursor '${neutralize(cursor)}' is not a next_cursor this tool gave`,
+      'omit it to start at the first page',
+    );
+  }
+  return { page: Number(match[1]), perPage };
+}

@@ -1,0 +1,505 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { json, startLoopback } from '../helpers/loopback-server.js';
+import { runBin, tempConfigDir } from '../helpers/run-cli.js';
+import { connectMcp, INITIALIZE, type McpSession, rawMcp } from './helpers.js';
+
+let emu: TestEmulator;
+let env: Record<string, string>;
+const sessions: McpSession[] = [];
+
+beforeAll(async () => {
+  // No live events: read_events sees only what a test emits.
+  emu = await startTestEmulator({ eventRate: 0 });
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  while (sessions.length > 0) await sessions.pop()?.close();
+  await emu.reset();
+  env = { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir() };
+});
+
+async function session(args: string[] = [], elicit?: Parameters<typeof connectMcp>[2], extraEnv = {}) {
+  const s = await connectMcp(['mcp', ...args], { ...env, ...extraEnv }, elicit);
+  sessions.push(s);
+  return s;
+}
+
+/** An error result: the CLI's line, then its JSON envelope. */
+function errorOf(r: Awaited<ReturnType<McpSession['client']['callTool']>>) {
+  expect(r.isError).toBe(true);
+  expect(r.structuredContent).toBeUndefined();
+  const content = r.content as { type: string; text: string }[];
+  expect(content).toHaveLength(2);
+  return { line: content[0]?.text, envelope: JSON.parse(content[1]?.text ?? '') as Record<string, unknown> };
+}
+
+const READ_TOOLS = ['get_rate_limit_policy', 'list_directory_provisionings', 'list_user_permissions', 'read_events'];
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+describe('tools/list', () => {
+  it('offers the read-only tools by default, says so in the instructions, and logs one line to stderr', async () => {
+    const s = await session();
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(READ_TOOLS);
+    expect(tools.map((t) => t.annotations)).toEqual([
+      READ_ONLY,
+      READ_ONLY,
+      READ_ONLY,
+      { ...READ_ONLY, idempotentHint: false },
+    ]);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.description?.length).toBeGreaterThan(60);
+    }
+    const host = new URL(emu.url).host;
+    expect(s.client.getInstructions()?.split('\n').slice(0, 3)).toEqual([
+      `svcadm administers the identity service tenant ${host} through its management interface.`,
+      'Read-only: no tool offered here changes the tenant (svcadm mcp --allow-writes offers delete_connection_user).',
+      'Tools: get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events.',
+    ]);
+    expect(s.stderr()).toBe(`svcadm mcp: serving 4 tools for ${host} on stdio (read-only)\n`);
+  });
+
+  it('offers delete_connection_user, destructive and idempotent, only with --allow-writes', async () => {
+    const s = await session(['--allow-writes']);
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([...READ_TOOLS, 'delete_connection_user']);
+    const del = tools.find((t) => t.name === 'delete_connection_user');
+    expect(del?.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(del?.description).toContain('the client must confirm with the user before calling it');
+    expect(del?.inputSchema.required).toEqual(['connection_id', 'email']);
+  });
+
+  it('narrows the tools with --tools globs', async () => {
+    const s = await session(['--tools', 'list_*,read_event?']);
+    expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual([
+      'list_directory_provisionings',
+      'list_user_permissions',
+      'read_events',
+    ]);
+  });
+
+  it.each([
+    [
+      ['--tools', 'lsit_*'],
+      "svcadm: --tools 'lsit_*' matches no tool — the tools are: get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events, delete_connection_user\n",
+    ],
+    [
+      ['--tools', 'delete_*'],
+      "svcadm: --tools 'delete_*' names only tools that change the tenant — add --allow-writes to offer them\n",
+    ],
+    [
+      ['--tools', 'read_events,'],
+      'svcadm: --tools has an empty entry — give tool names or globs separated by commas, e.g. --tools "list_*,read_events"\n',
+    ],
+    [
+      ['--tools', 'Read-Events'],
+      'svcadm: --tools: \'Read-Events\' is not a tool name or glob — give tool names or globs separated by commas, e.g. --tools "list_*,read_events"\n',
+    ],
+  ])('refuses %j: exit 2, one line, nothing served or sent', async (args, line) => {
+    const r = await runBin(['mcp', ...args], env);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: line });
+    expect((await emu.requests()).requests).toEqual([]);
+  });
+
+  it('ends with exit 3 before serving when no tenant is configured', async () => {
+    const r = await runBin(['mcp'], { SVCADM_CONFIG_DIR: tempConfigDir() });
+    expect(r).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'svcadm: no tenant configured — run `svcadm profiles add <name> --domain <tenant> --client-id <id>`, or set SVCADM_DOMAIN, SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET\n',
+    });
+  });
+});
+
+describe('read tools', () => {
+  it('get_rate_limit_policy: the policy as structured content and a short text', async () => {
+    const s = await session();
+    const id = emu.fixtures.policyIdByAction.redirect;
+    const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id } });
+    expect(r.isError).toBeUndefined();
+    expect(r.content).toEqual([{ type: 'text', text: `Rate limit policy ${id}.` }]);
+    expect(r.structuredContent).toMatchObject({
+      policy: {
+        id,
+        resource: 'oauth_authentication_api',
+        consumer: 'client',
+        consumer_selector: 'cimd_clients',
+        configuration: { action: 'redirect', limit: 20, redirect_uri: 'https://status.example.com/slow-down' },
+      },
+    });
+  });
+
+  it('a 404 is an error result with the CLI message, code and exit code, not a protocol error', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_missing' } });
+    expect(errorOf(r)).toEqual({
+      line: 'rate limit policy not found: The rate limit policy does not exist.',
+      envelope: {
+        error: {
+          status: 404,
+          code: 'inexistent_rate_limit_policy',
+          message: 'rate limit policy not found: The rate limit policy does not exist.',
+          exit_code: 5,
+        },
+      },
+    });
+  });
+
+  it('bad input is an error result and nothing is sent', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'x'.repeat(27) } });
+    // The schema check is the SDK's: its words, still a tool result.
+    expect(r).toEqual({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: 'Input validation error: Invalid arguments for tool get_rate_limit_policy: id: Too big: expected string to have <=26 characters',
+        },
+      ],
+    });
+    expect((await emu.requests()).requests.filter((q) => q.path.includes('rate-limit'))).toEqual([]);
+  });
+
+  it('list_user_permissions: pages through every permission with the cursor, each once', async () => {
+    const s = await session();
+    const names: string[] = [];
+    const cursors: Array<string | null> = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const r = await s.client.callTool({
+        name: 'list_user_permissions',
+        arguments: { user_id: emu.fixtures.userId, per_page: 4, ...(cursor ? { cursor } : {}) },
+      });
+      expect(r.isError).toBeUndefined();
+      const body = r.structuredContent as {
+        permissions: { permission_name: string }[];
+        total: number;
+        next_cursor: string | null;
+      };
+      expect(body.total).toBe(10);
+      names.push(...body.permissions.map((p) => p.permission_name));
+      cursors.push(body.next_cursor);
+      if (body.next_cursor === null) {
+        expect(r.content).toEqual([{ type: 'text', text: `${body.permissions.length} permissions; last page.` }]);
+        break;
+      }
+      expect(r.content).toEqual([{ type: 'text', text: '4 permissions; more: call again with the next_cursor.' }]);
+      cursor = body.next_cursor;
+    }
+    expect(cursors).toEqual(['1/4', '2/4', null]);
+    expect(names).toHaveLength(10);
+    expect(new Set(names).size).toBe(10);
+  });
+
+  it('list_user_permissions refuses an empty user id as the CLI does, and sends nothing', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'list_user_permissions', arguments: { user_id: '  ' } });
+    expect(errorOf(r).line).toBe('the user id must not be empty');
+    expect((await emu.requests()).requests.filter((q) => q.path.includes('/users/'))).toEqual([]);
+  });
+
+  it('list_user_permissions refuses a cursor it did not give', async () => {
+    const s = await session();
+    const r = await s.client.callTool({
+      name: 'list_user_permissions',
+      arguments: { user_id: emu.fixtures.userId, cursor: '1/4000' },
+    });
+    expect(errorOf(r)).toEqual({
+      line: "cursor '1/4000' is not a next_cursor this tool gave — omit it to start at the first page",
+      envelope: {
+        error: {
+          status: null,
+          code: null,
+          message: "cursor '1/4000' is not a next_cursor this tool gave",
+          hint: 'omit it to start at the first page',
+          exit_code: 2,
+        },
+      },
+    });
+  });
+
+  it('list_directory_provisionings: one page and a cursor, service strings neutralised as in the terminal', async () => {
+    const s = await session();
+    const first = await s.client.callTool({ name: 'list_directory_provisionings', arguments: { take: 100 } });
+    const body = first.structuredContent as {
+      directory_provisionings: { connection_id: string; connection_name: string }[];
+      next_cursor: string | null;
+    };
+    const hostile = body.directory_provisionings.find(
+      (p) => p.connection_id === emu.fixtures.hostileProvisioningConnectionId,
+    );
+    expect(hostile?.connection_name).toBe('corp-\\x1b[31mred\\x1b[0m-\\u202eexe.txt\\u202c');
+    expect(JSON.stringify(first)).not.toMatch(/[\u001b\u202e]/);
+    const two = await s.client.callTool({ name: 'list_directory_provisionings', arguments: { take: 2 } });
+    const page1 = two.structuredContent as typeof body;
+    expect(page1.directory_provisionings).toHaveLength(2);
+    expect(page1.next_cursor).toEqual(expect.any(String));
+    const next = await s.client.callTool({
+      name: 'list_directory_provisionings',
+      arguments: { take: 2, cursor: page1.next_cursor },
+    });
+    const page2 = next.structuredContent as typeof body;
+    expect(page2.directory_provisionings.map((p) => p.connection_id)).toEqual(
+      body.directory_provisionings.slice(2, 4).map((p) => p.connection_id),
+    );
+  });
+
+  it('read_events: the events after a cursor, of the given types, and the cursor to read on from', async () => {
+    const s = await session();
+    const { before, offsets } = await emu.emit('user.created', 3);
+    await emu.emit('user.deleted', 1);
+    const r = await s.client.callTool({
+      name: 'read_events',
+      arguments: { cursor: before, types: ['user.created'], max_events: 2, wait_seconds: 5 },
+    });
+    const body = r.structuredContent as {
+      events: { type: string; offset: string }[];
+      next_cursor: string;
+      full: boolean;
+    };
+    expect(body.events.map((e) => [e.type, e.offset])).toEqual([
+      ['user.created', offsets[0]],
+      ['user.created', offsets[1]],
+    ]);
+    expect(body).toMatchObject({ next_cursor: offsets[1], full: true });
+    expect(r.content).toEqual([{ type: 'text', text: '2 events; more are waiting; continue with next_cursor.' }]);
+
+    const rest = await s.client.callTool({
+      name: 'read_events',
+      arguments: { cursor: body.next_cursor, types: ['user.created'], wait_seconds: 1 },
+    });
+    const restBody = rest.structuredContent as typeof body;
+    expect(restBody.events.map((e) => e.offset)).toEqual([offsets[2]]);
+    expect(restBody.full).toBe(false);
+    expect(restBody.next_cursor).toBe(offsets[2]);
+  });
+
+  it('read_events neutralises what events carry', async () => {
+    const s = await session();
+    const { before } = await emu.emitEvent({ type: 'user.created', object: { name: 'eve\u001b[8m\u202e' } });
+    const r = await s.client.callTool({ name: 'read_events', arguments: { cursor: before, max_events: 1 } });
+    const body = r.structuredContent as { events: { event: { data: { object: { name: string } } } }[] };
+    expect(body.events[0]?.event.data.object.name).toBe('eve\\x1b[8m\\u202e');
+    expect(JSON.stringify(r)).not.toMatch(/[\u001b\u202e]/);
+  });
+
+  it('read_events refuses a bad since before connecting', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'read_events', arguments: { since: 'yesterday' } });
+    expect(errorOf(r).line).toBe(
+      "invalid --since 'yesterday' — give an RFC 3339 time (2024-05-01T12:00:00Z) or a duration back from now (30s, 15m, 2h, 7d)",
+    );
+    expect((await emu.requests()).requests.filter((q) => q.path.includes('/events'))).toEqual([]);
+  });
+});
+
+describe('hostile answers', () => {
+  it('neutralises escape sequences and never shows the token, in results and in errors', async () => {
+    const token = 'tok-0123456789-abcdef';
+    const server = await startLoopback([
+      json(200, { id: 'rlp_x', resource: 'a\u001b]0;pwned\u0007b', consumer: `echo ${token}` }),
+      json(403, { statusCode: 403, error: 'Forbidden', message: `no \u001b[2J for ${token}`, errorCode: 'nope' }),
+    ]);
+    try {
+      const s = await connectMcp(['mcp'], {
+        SVCADM_CONFIG_DIR: tempConfigDir(),
+        SVCADM_DOMAIN: server.url,
+        SVCADM_TOKEN: token,
+      });
+      sessions.push(s);
+      const ok = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
+      expect(ok.structuredContent).toEqual({
+        policy: { id: 'rlp_x', resource: 'a\\x1b]0;pwned\\x07b', consumer: 'echo [redacted]' },
+      });
+      const failed = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
+      expect(JSON.stringify(failed)).not.toContain(token);
+      expect((errorOf(failed).envelope.error as { message: string }).message).toBe(
+        'forbidden: no \\x1b[2J for [redacted]',
+      );
+      expect(s.stderr()).not.toContain(token);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('bounds', () => {
+  async function loopbackSession(handlers: Parameters<typeof startLoopback>[0]) {
+    const server = await startLoopback(handlers);
+    const s = await connectMcp(['mcp'], {
+      SVCADM_CONFIG_DIR: tempConfigDir(),
+      SVCADM_DOMAIN: server.url,
+      SVCADM_TOKEN: 'tok-0123456789-abcdef',
+    });
+    sessions.push(s);
+    return { s, server };
+  }
+
+  it('a page too large for one result keeps the items that fit, counts the rest, and clips long strings', async () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      connection_id: `con_${String(i).padStart(3, '0')}`,
+      connection_name: 'x'.repeat(10_000),
+    }));
+    const { s, server } = await loopbackSession([json(200, { directory_provisionings: items, next: 'cp_2' })]);
+    try {
+      const r = await s.client.callTool({ name: 'list_directory_provisionings', arguments: { take: 100 } });
+      const body = r.structuredContent as {
+        directory_provisionings: { connection_id: string; connection_name: string }[];
+        next_cursor: string;
+        omitted: number;
+      };
+      const kept = body.directory_provisionings.length;
+      expect(kept).toBeGreaterThan(0);
+      expect(kept + body.omitted).toBe(100);
+      expect(body.next_cursor).toBe('cp_2');
+      expect(Buffer.byteLength(JSON.stringify(r))).toBeLessThan(256 * 1024);
+      expect(body.directory_provisionings[0]?.connection_name).toBe(`${'x'.repeat(4095)}…`);
+      expect(r.content).toEqual([
+        {
+          type: 'text',
+          text: `${kept} directory provisionings; ${body.omitted} more on this page left out to keep the result small: ask for fewer; more: call again with the next_cursor.`,
+        },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a refused token is an error result that says what to do, exit code 3', async () => {
+    const { s, server } = await loopbackSession([
+      json(401, { statusCode: 401, error: 'Unauthorized', message: 'Expired token' }),
+    ]);
+    try {
+      const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
+      expect(errorOf(r).envelope).toEqual({
+        error: {
+          status: 401,
+          code: null,
+          message: 'authentication failed: Expired token',
+          hint: 'the token given with SVCADM_TOKEN was refused: get a new one',
+          exit_code: 3,
+        },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('delete_connection_user', () => {
+  const email = 'bob+ci@example.com';
+  const args = () => ({ connection_id: emu.fixtures.databaseConnectionId, email });
+  const deletes = async () => (await emu.requests()).requests.filter((q) => q.method === 'DELETE');
+
+  it('asks the user through elicitation, deletes when they accept, and gives the correlation id', async () => {
+    const s = await session(['--allow-writes'], () => ({ action: 'accept', content: { confirm: true } }));
+    const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
+    expect(s.questions).toEqual([
+      `Delete ${email} from connection ${emu.fixtures.databaseConnectionId} on ${new URL(emu.url).host}?`,
+    ]);
+    const body = r.structuredContent as { correlation_id: string };
+    expect(body).toEqual({
+      connection_id: emu.fixtures.databaseConnectionId,
+      email,
+      outcome: 'gone',
+      status: 204,
+      correlation_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(r.content).toEqual([
+      {
+        type: 'text',
+        text: `No user ${email} remains in connection ${emu.fixtures.databaseConnectionId}. Correlation id: ${body.correlation_id}.`,
+      },
+    ]);
+    const sent = await deletes();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers['x-correlation-id']).toBe(body.correlation_id);
+  });
+
+  it.each([
+    ['declines', { action: 'decline' as const }],
+    ['cancels', { action: 'cancel' as const }],
+    ['answers no', { action: 'accept' as const, content: { confirm: false } }],
+  ])('deletes nothing when the user %s', async (_what, answer) => {
+    const s = await session(['--allow-writes'], () => answer);
+    const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
+    expect(errorOf(r)).toEqual({
+      line: 'not confirmed: nothing was deleted',
+      envelope: { error: { status: null, code: null, message: 'not confirmed: nothing was deleted', exit_code: 2 } },
+    });
+    expect(await deletes()).toEqual([]);
+  });
+
+  it('a client without elicitation must confirm itself: the call deletes', async () => {
+    const s = await session(['--allow-writes']);
+    const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
+    expect(r.isError).toBeUndefined();
+    expect(await deletes()).toHaveLength(1);
+  });
+
+  it('a token without the scope: an error result naming the missing scope, exit code 4', async () => {
+    const s = await session(['--allow-writes'], undefined, {
+      SVCADM_CLIENT_ID: emu.readOnly.clientId,
+      SVCADM_CLIENT_SECRET: emu.readOnly.clientSecret,
+    });
+    const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
+    const { error } = errorOf(r).envelope as { error: { message: string; hint: string; exit_code: number } };
+    expect(error.exit_code).toBe(4);
+    expect(error.message).toBe('forbidden: Insufficient scope, expected any of: delete:users');
+    expect(error.hint).toMatch(
+      /^grant the scope delete:users to the client in the tenant's settings; correlation id [0-9a-f-]{36}$/,
+    );
+  });
+
+  it('an invalid e-mail is an error result and nothing is sent', async () => {
+    const s = await session(['--allow-writes']);
+    const r = await s.client.callTool({
+      name: 'delete_connection_user',
+      arguments: { connection_id: 'con_1', email: 'not-an-address' },
+    });
+    expect(errorOf(r).line).toBe("--email 'not-an-address' is not a valid e-mail address");
+    expect(await deletes()).toEqual([]);
+  });
+});
+
+describe('the process', () => {
+  it('answers initialize with the instructions, then ends with exit 0 on end of input', async () => {
+    let instructions: unknown;
+    const r = await rawMcp(['mcp'], env, INITIALIZE, (line) => {
+      instructions = (line.result as { instructions?: unknown } | undefined)?.instructions;
+      return 'end';
+    });
+    expect(instructions).toEqual(expect.stringContaining('\nRead-only: no tool offered here changes the tenant'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`svcadm mcp: serving 4 tools for ${new URL(emu.url).host} on stdio (read-only)\n`);
+    // stdout is the protocol alone: one JSON-RPC answer.
+    const lines = r.stdout.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { serverInfo: { name: 'svcadm' } },
+    });
+    expect(lines[1]).toBe('');
+  });
+
+  it('stops cleanly on SIGTERM with the exit code of every command', async () => {
+    const r = await rawMcp(['mcp'], env, INITIALIZE, () => 'SIGTERM');
+    expect(r.code).toBe(143);
+    expect(r.stderr).toBe(
+      `svcadm mcp: serving 4 tools for ${new URL(emu.url).host} on stdio (read-only)\nsvcadm: interrupted\n`,
+    );
+  });
+});
