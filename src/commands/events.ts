@@ -192,6 +192,8 @@ function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<Eve
         row: (item) => eventRow(item.event.payload(), item.acknowledged?.status),
         lines: (color) => eventLineFormatter({ color, typeWidth, now: () => clock.now() }),
         status: statusLine,
+        kind: (row) => row.type,
+        text: (row) => `${row.type} ${row.id} ${row.summary}`,
       };
     },
   };
@@ -222,9 +224,10 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
-  const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
   if (opts.forward) announceForwarding(inv.out, opts.forward);
   const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
+  // `q` in the interactive view stops as --max-events does.
+  const signal = AbortSignal.any([ctx.interrupt, stop.signal, ...(stream.quit ? [stream.quit] : [])]);
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
@@ -296,18 +299,22 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   } finally {
     timer?.cancel();
     ticker?.cancel();
-    const reason = stopReason(ctx.interrupt.aborted, failure !== undefined, full, stop.signal.aborted);
+    const reason = stream.quit?.aborted
+      ? 'q pressed'
+      : stopReason(ctx.interrupt.aborted, failure !== undefined, full, stop.signal.aborted);
     stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     await cursorFile?.flush();
   }
   const forwardFailure = isForwardFailure(failure) ? failure : undefined;
-  if (!ctx.interrupt.aborted && forwardFailure === undefined) return;
+  const quit = stream.quit?.aborted === true && !ctx.interrupt.aborted && forwardFailure === undefined;
+  if (!ctx.interrupt.aborted && forwardFailure === undefined && !quit) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
-  inv.io.stderr.write(`svcadm: ${forwardFailure ? 'stopped' : 'interrupted'} after ${count}\n`);
+  if (!quit) inv.io.stderr.write(`svcadm: ${forwardFailure ? 'stopped' : 'interrupted'} after ${count}\n`);
   const resume = cursor !== undefined ? ['--from', cursor] : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
   const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
   inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters, ...forward])}\n`);
+  if (quit) return;
   throw forwardFailure ?? interruption(ctx.interrupt, true);
 }
 

@@ -76,6 +76,11 @@ export class IOStreams {
     this.#env = env;
   }
 
+  /** The environment, for decisions on how to show things (the live view: CI). */
+  get env(): Env {
+    return this.#env;
+  }
+
   get quiet(): boolean {
     return this.#globals.quiet;
   }
