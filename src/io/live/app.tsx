@@ -41,6 +41,8 @@ export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps
     // it, and only then what came meanwhile goes into the scrollback.
     if (mode.current === 'inspect' && s.mode !== 'inspect') {
       write(LEAVE_ALT_SCREEN);
+      const redraw = model.takeRedraw();
+      if (redraw !== undefined) write(redraw);
       model.release();
     }
     mode.current = s.mode;

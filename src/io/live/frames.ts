@@ -36,9 +36,8 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
       }
       if (s.filter !== '') parts.push(`filter "${s.filter}"`);
       if (s.type !== undefined) parts.push(`only ${s.type}`);
-      parts.push(s.paused ? 'p resume' : 'p pause', '/ filter', 't type', 'i inspect');
       if (s.filter !== '' || s.type !== undefined) parts.push('Esc clear');
-      parts.push('q quit');
+      parts.push(s.paused ? 'p resume' : 'p pause', '/ filter', 't type', 'i inspect', 'q quit');
       return fitParts(parts, room);
     }
   }

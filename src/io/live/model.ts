@@ -89,6 +89,7 @@ export class LiveModel<R, S> {
   readonly #counts = new Map<string, number>();
   #recent: R[] = [];
   #batchKey = 0;
+  #redraw: string | undefined;
 
   constructor(options: LiveModelOptions<R, S>) {
     this.#options = options;
@@ -140,8 +141,17 @@ export class LiveModel<R, S> {
       .slice(0, -1)
       .slice(-Math.max(0, rows - 3));
     this.#set({ columns, rows });
-    if (this.#snapshot.mode === 'inspect') return undefined;
-    return `${CLEAR_SCREEN}${lines.map((line) => `${line}\n`).join('')}`;
+    const redraw = `${CLEAR_SCREEN}${lines.map((line) => `${line}\n`).join('')}`;
+    // The main screen is out of sight: it is laid out again when the inspector closes.
+    this.#redraw = this.#snapshot.mode === 'inspect' ? redraw : undefined;
+    return this.#redraw === undefined ? redraw : undefined;
+  }
+
+  /** The main screen laid out for a size it took while the inspector was open, once; else undefined. */
+  takeRedraw(): string | undefined {
+    const redraw = this.#redraw;
+    this.#redraw = undefined;
+    return redraw;
   }
 
   /** New events: counted, kept for the inspector, shown (unless paused or filtered out). */
@@ -192,6 +202,12 @@ export class LiveModel<R, S> {
   key(input: string, key: LiveKey): void {
     const s = this.#snapshot;
     if (s.final) return;
+    // Keys typed faster than they are read come as one string: `/grace` is `/` then `grace`.
+    const chars = [...input];
+    if (chars.length > 1 && s.mode !== 'filter' && !key.ctrl && !key.meta) {
+      for (const ch of chars) this.key(ch, {});
+      return;
+    }
     if (key.ctrl && input === 'c') {
       this.#options.interrupt();
       return;
