@@ -36,6 +36,7 @@ export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps
     if ((input === 'i' || key.return) && model.canInspect) write(ENTER_ALT_SCREEN);
     model.key(input, key);
   });
+  useLayoutEffect(() => model.drawn(s.batch.key), [s.batch.key, model]);
   useLayoutEffect(() => {
     // Back from the inspector: Ink has drawn the footer (it renders at once), now the main screen comes back under
     // it, and only then what came meanwhile goes into the scrollback.

@@ -1,3 +1,4 @@
+import { paint } from '../../render/color.js';
 import { colorJson, jsonDocument } from '../../render/json.js';
 import { clip, displayWidth } from '../../render/text-width.js';
 import type { LiveEntry, LiveSnapshot } from './model.js';
@@ -77,7 +78,7 @@ export function inspectorLines(s: LiveSnapshot<unknown>, payload: readonly strin
     const entry = s.ring[i];
     if (!entry) continue;
     const line = clip(`${i === s.selected ? '›' : ' '} ${entry.text}`, room);
-    list.push(color && i === s.selected ? `\x1b[7m${line}\x1b[27m` : line);
+    list.push(paint('inverse', line, color && i === s.selected));
   }
   const bodyHeight = Math.max(0, height - 2 - list.length);
   const scroll = Math.min(s.scroll, Math.max(0, payload.length - bodyHeight));

@@ -89,6 +89,8 @@ export class LiveModel<R, S> {
   readonly #counts = new Map<string, number>();
   #recent: R[] = [];
   #batchKey = 0;
+  /** The last batch the app has put into the scrollback: a batch not yet drawn is added to, never replaced. */
+  #drawnKey = 0;
   #redraw: string | undefined;
 
   constructor(options: LiveModelOptions<R, S>) {
@@ -331,6 +333,11 @@ export class LiveModel<R, S> {
     }
   }
 
+  /** The app has drawn the batch `key` (into the scrollback). */
+  drawn(key: number): void {
+    this.#drawnKey = key;
+  }
+
   /** The inspector can open: there is an event to show, and the view is live. */
   get canInspect(): boolean {
     const s = this.#snapshot;
@@ -364,10 +371,11 @@ export class LiveModel<R, S> {
       lines.push(text.endsWith('\n') ? text.slice(0, -1) : text);
       this.#recent.push(entry.row);
     }
-    if (lines.length === 0 && s.batch.lines.length === 0) return s.batch;
+    const undrawn = s.batch.key === this.#drawnKey ? [] : s.batch.lines;
+    if (lines.length === 0) return s.batch;
     if (this.#recent.length > SCREENFUL) this.#recent = this.#recent.slice(-SCREENFUL);
     this.#batchKey++;
-    return { key: this.#batchKey, lines };
+    return { key: this.#batchKey, lines: undrawn.length === 0 ? lines : [...undrawn, ...lines] };
   }
 
   #remember(entry: LiveEntry<R>): void {

@@ -102,6 +102,7 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
       model.leaveInspector();
       flush();
       frame();
+      flush();
       model.close(final ?? model.snapshot().status);
       flush();
       instance.unmount();
