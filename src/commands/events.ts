@@ -16,6 +16,7 @@ import {
 } from '../forward/target.js';
 import { TENANT_ENVIRONMENT } from '../help/environment.js';
 import type { ItemStream, StreamFormats } from '../io/printer.js';
+import { RecordFile } from '../io/record-file.js';
 import type { EventRow } from '../render/event-line.js';
 import { neutralize } from '../render/sanitize.js';
 import type { TailStatus } from '../render/tail-view.js';
@@ -30,6 +31,7 @@ export interface RawTailOptions extends RawForwardOptions {
   duration?: string;
   cursorFile?: string;
   maxReconnects?: string;
+  outputFile?: string;
 }
 
 export interface TailOptions {
@@ -41,6 +43,8 @@ export interface TailOptions {
   durationMs: number | undefined;
   cursorFile: string | undefined;
   maxReconnects: number | undefined;
+  /** `--output-file`: where each event's NDJSON line is appended as it is shown. */
+  outputFile: string | undefined;
   /** `--forward-to`: where each event is delivered before it counts as seen. */
   forward: ForwardTarget | undefined;
 }
@@ -104,6 +108,7 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
   const durationMs = raw.duration === undefined ? undefined : parseDuration(raw.duration, '--duration');
   if (durationMs !== undefined && durationMs <= 0) throw new UsageError('--duration must be more than 0');
   if (raw.cursorFile === '') throw new UsageError('--cursor-file needs a path');
+  if (raw.outputFile === '') throw new UsageError('--output-file needs a path');
   return {
     types: parseEventTypes(raw.type ?? []),
     from: raw.from,
@@ -111,6 +116,7 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
     maxEvents: raw.maxEvents === undefined ? undefined : parseIntegerOption(raw.maxEvents, '--max-events', 1),
     durationMs,
     cursorFile: raw.cursorFile,
+    outputFile: raw.outputFile,
     maxReconnects:
       raw.maxReconnects === undefined ? undefined : parseIntegerOption(raw.maxReconnects, '--max-reconnects', 0),
     forward: parseForwardTarget(raw, env),
@@ -141,6 +147,11 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
         '--cursor-file <path>',
         'start from the cursor saved here; keep it current as the stream advances',
       ).completes({ kind: 'file' }),
+    )
+    .addOption(
+      option('--output-file <path>', "also append each event's NDJSON line to this file as it is shown").completes({
+        kind: 'file',
+      }),
     )
     .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
     .option('--forward-to <url>', 'POST each event to this app (https, or http on loopback); 2xx acknowledges it')
@@ -211,6 +222,10 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
   cursorFile?.check();
+  const record = opts.outputFile === undefined ? undefined : RecordFile.open(opts.outputFile);
+  let recordFailure: unknown;
+  /** Events shown (and recorded) so far. */
+  let shown = 0;
   const api = inv.services.api();
   const status: TailStatus = {
     state: 'connecting',
@@ -252,7 +267,16 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     status.cursor = cursor;
     // The status first: the live view draws it under the new lines (and again at most every 100 ms).
     if (stream.live) stream.status({ ...status, now: clock.now() });
+    if (pending.length > 0 && record) {
+      try {
+        record.append(pending.flatMap((item) => item.event.line));
+      } catch (err) {
+        recordFailure = err;
+        throw err;
+      }
+    }
     if (pending.length > 0) await stream.write(pending);
+    shown = seen;
     pending = [];
     // The cursor file moves only past what was written (at least once, never skipped).
     if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
@@ -294,8 +318,13 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   } catch (err) {
     failure = err;
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
-    if (!(err instanceof Interrupted) && !isForwardFailure(err)) throw err;
-    await flush();
+    if (!(err instanceof Interrupted) && !isForwardFailure(err) && err !== recordFailure) throw err;
+    // Past a failed record nothing more is shown, and the cursor stays where the record ends.
+    if (recordFailure === undefined) await flush();
+    else {
+      cursor = written;
+      seen = shown;
+    }
   } finally {
     timer?.cancel();
     ticker?.cancel();
@@ -304,8 +333,10 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       : stopReason(ctx.interrupt.aborted, failure !== undefined, full, stop.signal.aborted);
     stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     await cursorFile?.flush();
+    record?.close();
   }
-  const forwardFailure = isForwardFailure(failure) ? failure : undefined;
+  // An app that gave up, or an output file that could not be written: both stop with where to resume.
+  const forwardFailure = isForwardFailure(failure) || failure === recordFailure ? failure : undefined;
   const quit = stream.quit?.aborted === true && !ctx.interrupt.aborted && forwardFailure === undefined;
   if (!ctx.interrupt.aborted && forwardFailure === undefined && !quit) return;
   const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
@@ -313,7 +344,8 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const resume = cursor !== undefined ? ['--from', cursor] : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
   const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
-  inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters, ...forward])}\n`);
+  const output = opts.outputFile === undefined ? [] : ['--output-file', opts.outputFile];
+  inv.io.stderr.write(`resume with: ${inv.paste(['events', 'tail', ...resume, ...filters, ...forward, ...output])}\n`);
   if (quit) return;
   throw forwardFailure ?? interruption(ctx.interrupt, true);
 }
