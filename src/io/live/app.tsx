@@ -1,4 +1,4 @@
-import { Box, Static, Text, useInput, useStderr, useStdout } from 'ink';
+import { Box, Text, useInput, useStderr, useStdout } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { countLines, hintLine, inspectorLines, payloadLines } from './frames.js';
 import type { LiveModel } from './model.js';
@@ -22,8 +22,10 @@ export interface LiveAppProps<S> {
 }
 
 /**
- * The live view of `events tail`: finished lines go into the scrollback (`Static`, one batch each time), under them
- * the status line and one line of key hints; `i` puts the inspector on the alternate screen instead.
+ * The live view of `events tail`: finished lines go into the scrollback through Ink's stdout writer (it takes the
+ * live part away, writes them, and draws the live part again under them: what `Static` does, without Ink keeping
+ * every line it ever printed, or laying each out cell by cell — design notes), under them the status line and one
+ * line of key hints; `i` puts the inspector on the alternate screen instead.
  */
 export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps<S>) {
   const s = useSyncExternalStore(model.subscribe, model.snapshot);
@@ -36,7 +38,7 @@ export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps
     if ((input === 'i' || key.return) && model.canInspect) write(ENTER_ALT_SCREEN);
     model.key(input, key);
   });
-  useLayoutEffect(() => model.drawn(s.batch.key), [s.batch.key, model]);
+  useLayoutEffect(() => model.attach(write), [model, write]);
   useLayoutEffect(() => {
     // Back from the inspector: Ink has drawn the footer (it renders at once), now the main screen comes back under
     // it, and only then what came meanwhile goes into the scrollback.
@@ -57,18 +59,13 @@ export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps
         ? [statusLine(s.final.status, s.columns), ...countLines(s.final.counts, s.columns)]
         : [statusLine(s.status, s.columns), hintLine(s)];
   return (
-    <>
-      <Static key={s.batch.key} items={s.batch.lines as string[]}>
-        {(line, i) => <Text key={i}>{line}</Text>}
-      </Static>
-      <Box flexDirection="column">
-        {live.map((line, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines are positions on the screen
-          <Text key={i} wrap="truncate-end">
-            {line === '' ? ' ' : line}
-          </Text>
-        ))}
-      </Box>
-    </>
+    <Box flexDirection="column">
+      {live.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positions on the screen
+        <Text key={i} wrap="truncate-end">
+          {line === '' ? ' ' : line}
+        </Text>
+      ))}
+    </Box>
   );
 }

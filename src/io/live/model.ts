@@ -20,8 +20,6 @@ export type LiveMode = 'live' | 'filter' | 'types' | 'inspect';
 
 /** What the Ink app draws: replaced (never changed) on every change, for useSyncExternalStore. */
 export interface LiveSnapshot<S> {
-  /** Lines to put into the scrollback now (each batch once: a new key each time). */
-  readonly batch: { readonly key: number; readonly lines: readonly string[] };
   readonly status: S;
   readonly mode: LiveMode;
   readonly paused: boolean;
@@ -88,16 +86,15 @@ export class LiveModel<R, S> {
   #ringBytes = 0;
   readonly #counts = new Map<string, number>();
   #recent: R[] = [];
-  #batchKey = 0;
-  /** The last batch the app has put into the scrollback: a batch not yet drawn is added to, never replaced. */
-  #drawnKey = 0;
+  /** Where finished lines go (into the scrollback, above the live part); held here until the app is there. */
+  #sink: ((text: string) => void) | undefined;
+  #unwritten: string[] = [];
   #redraw: string | undefined;
 
   constructor(options: LiveModelOptions<R, S>) {
     this.#options = options;
     this.#format = options.lines();
     this.#snapshot = {
-      batch: { key: 0, lines: [] },
       status: options.initial,
       mode: 'live',
       paused: false,
@@ -177,7 +174,7 @@ export class LiveModel<R, S> {
       }
       change.held = this.#hold.length;
     } else {
-      change.batch = this.#lines(entries);
+      this.#emit(this.#lines(entries));
     }
     this.#set(change);
   }
@@ -191,8 +188,8 @@ export class LiveModel<R, S> {
     const held = this.#hold;
     this.#hold = [];
     const counts = [...this.#counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    this.#emit(this.#lines(held, this.#snapshot.dropped));
     this.#set({
-      batch: this.#lines(held, this.#snapshot.dropped),
       dropped: 0,
       mode: 'live',
       paused: false,
@@ -333,9 +330,18 @@ export class LiveModel<R, S> {
     }
   }
 
-  /** The app has drawn the batch `key` (into the scrollback). */
-  drawn(key: number): void {
-    this.#drawnKey = key;
+  /** Where finished lines go from now on (what came before goes there first). */
+  attach(sink: (text: string) => void): void {
+    this.#sink = sink;
+    const lines = this.#unwritten;
+    this.#unwritten = [];
+    this.#emit(lines);
+  }
+
+  #emit(lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    if (this.#sink) this.#sink(`${lines.join('\n')}\n`);
+    else this.#unwritten.push(...lines);
   }
 
   /** The inspector can open: there is an event to show, and the view is live. */
@@ -355,11 +361,12 @@ export class LiveModel<R, S> {
     if (s.paused || s.mode === 'inspect' || (this.#hold.length === 0 && s.dropped === 0)) return;
     const held = this.#hold;
     this.#hold = [];
-    this.#set({ batch: this.#lines(held, s.dropped), held: 0, dropped: 0 });
+    this.#emit(this.#lines(held, s.dropped));
+    this.#set({ held: 0, dropped: 0 });
   }
 
   /** The next batch for the scrollback: the lines of the entries the filters let through. */
-  #lines(entries: readonly LiveEntry<R>[], dropped = 0): LiveSnapshot<S>['batch'] {
+  #lines(entries: readonly LiveEntry<R>[], dropped = 0): string[] {
     const s = this.#snapshot;
     const lines: string[] = [];
     if (dropped > 0) lines.push(`… ${dropped.toLocaleString('en-US')} held events not shown`);
@@ -371,11 +378,8 @@ export class LiveModel<R, S> {
       lines.push(text.endsWith('\n') ? text.slice(0, -1) : text);
       this.#recent.push(entry.row);
     }
-    const undrawn = s.batch.key === this.#drawnKey ? [] : s.batch.lines;
-    if (lines.length === 0) return s.batch;
     if (this.#recent.length > SCREENFUL) this.#recent = this.#recent.slice(-SCREENFUL);
-    this.#batchKey++;
-    return { key: this.#batchKey, lines: undrawn.length === 0 ? lines : [...undrawn, ...lines] };
+    return lines;
   }
 
   #remember(entry: LiveEntry<R>): void {

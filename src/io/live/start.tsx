@@ -3,10 +3,13 @@ import type { Clock, Timer } from '../../clock.js';
 import type { IOStreams } from '../io-streams.js';
 import type { ItemStream, StreamFormats, StreamView } from '../printer.js';
 import { LiveApp, type LiveWriters } from './app.js';
-import { type LiveEntry, LiveModel } from './model.js';
+import { type LiveEntry, LiveModel, RING_MAX_EVENTS } from './model.js';
 
 /** New events and the status reach the screen at most this often: the stream never waits for a frame. */
 const FRAME_MS = 100;
+/** Events waiting for the next frame, at most: past it the stream waits for the frame. */
+const PENDING_MAX = 1000;
+const EMPTY = new Uint8Array(0);
 
 export interface LiveTailOptions<I, S, R> {
   io: IOStreams;
@@ -57,14 +60,23 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
   });
   // React runs an update from outside it (the model's) a moment later; rendering the same tree again runs it now.
   const flush = () => instance.rerender(app);
-  let pending: LiveEntry<R>[] = [];
+  let pending: Array<Omit<LiveEntry<R>, 'json'> & { item: I }> = [];
+  let drawn: Array<(value: unknown) => void> = [];
   let status: S | undefined;
   let timer: Timer | undefined;
   const frame = () => {
     timer = undefined;
-    const entries = pending;
+    const first = pending.length - RING_MAX_EVENTS;
+    // Only the events the inspector can still reach are kept whole.
+    const entries = pending.map(({ item, ...entry }, i) => ({
+      ...entry,
+      json: i >= first ? Buffer.concat(formats.json(item)) : EMPTY,
+    }));
     pending = [];
     model.add(entries);
+    const waiting = drawn;
+    drawn = [];
+    for (const resolve of waiting) resolve(undefined);
     if (status !== undefined) model.status(status);
     status = undefined;
   };
@@ -82,9 +94,11 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
     async write(items) {
       for (const item of items) {
         const row = view.row(item);
-        pending.push({ row, kind: view.kind(row), text: view.text(row), json: Buffer.concat(formats.json(item)) });
+        pending.push({ row, kind: view.kind(row), text: view.text(row), item });
       }
       schedule();
+      // A screen that cannot keep up holds the stream up (as the plain lines do), never memory.
+      if (pending.length >= PENDING_MAX) await new Promise((resolve) => drawn.push(resolve));
       if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
     },
     notice(text, always) {
