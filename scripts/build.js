@@ -17,7 +17,9 @@ const noInkDevtools = {
   name: 'no-ink-devtools',
   setup(b) {
     b.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
-      args.importer.includes(`${join('node_modules', 'ink')}`) ? { path: 'ink-devtools', namespace: 'empty' } : undefined,
+      args.importer.includes(`${join('node_modules', 'ink')}`)
+        ? { path: 'ink-devtools', namespace: 'empty' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
