@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import type { Clock, Timer } from '../../clock.js';
+import { preferSmallHeap } from '../../util/young-generation.js';
 import type { IOStreams } from '../io-streams.js';
 import type { ItemStream, StreamFormats, StreamView } from '../printer.js';
 import { LiveApp, type LiveWriters } from './app.js';
@@ -27,6 +28,7 @@ export interface LiveTailOptions<I, S, R> {
  */
 export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemStream<I, S> {
   const { io, view, formats, color, clock } = options;
+  preferSmallHeap();
   const out = io.stdout;
   const quit = new AbortController();
   const model = new LiveModel<R, S>({
@@ -60,18 +62,13 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
   });
   // React runs an update from outside it (the model's) a moment later; rendering the same tree again runs it now.
   const flush = () => instance.rerender(app);
-  let pending: Array<Omit<LiveEntry<R>, 'json'> & { item: I }> = [];
+  let pending: Array<Omit<LiveEntry<R>, 'json'> & { json: Uint8Array }> = [];
   let drawn: Array<(value: unknown) => void> = [];
   let status: S | undefined;
   let timer: Timer | undefined;
   const frame = () => {
     timer = undefined;
-    const first = pending.length - RING_MAX_EVENTS;
-    // Only the events the inspector can still reach are kept whole.
-    const entries = pending.map(({ item, ...entry }, i) => ({
-      ...entry,
-      json: i >= first ? Buffer.concat(formats.json(item)) : EMPTY,
-    }));
+    const entries = pending;
     pending = [];
     model.add(entries);
     const waiting = drawn;
@@ -94,7 +91,10 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
     async write(items) {
       for (const item of items) {
         const row = view.row(item);
-        pending.push({ row, kind: view.kind(row), text: view.text(row), item });
+        pending.push({ row, kind: view.kind(row), text: view.text(row), json: Buffer.concat(formats.json(item)) });
+        // Only the events the inspector can still reach are kept whole; nothing holds the item itself.
+        const old = pending[pending.length - 1 - RING_MAX_EVENTS];
+        if (old) old.json = EMPTY;
       }
       schedule();
       // A screen that cannot keep up holds the stream up (as the plain lines do), never memory.
