@@ -1,129 +1,92 @@
-import { render } from 'ink-testing-library';
-import { createElement } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LiveApp } from '../../src/io/live/app.js';
-import { HOLD_MAX, type LiveEntry, LiveModel, RING_MAX_BYTES, RING_MAX_EVENTS } from '../../src/io/live/model.js';
-import { streamViewKind } from '../../src/io/live-view-choice.js';
-import { type EventRow, eventLineFormatter } from '../../src/render/event-line.js';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../helpers/clock.js';
+import { runCli } from '../helpers/run-cli.js';
 
-// The Ink app of `events tail`'s live view, rendered by ink-testing-library (100 columns) and driven through its
-// stdin: the bounds on what it holds, and what each key does. Screens in a real terminal: test/terminal/live-view.
+const ERASE_LINE = '\r\x1b[2K';
 
-const NOW = Date.parse('2025-06-05T12:00:00Z');
-type Status = { seen: number };
-
-function entry(i: number, type = 'user.created', jsonBytes = 100): LiveEntry<EventRow> {
-  const row: EventRow = { time: NOW - 1000 + i, type, id: `evt_${String(i).padStart(16, '0')}`, summary: `u${i}` };
-  const json = Buffer.from(JSON.stringify({ type, n: i, pad: 'x'.repeat(Math.max(0, jsonBytes - 40)) }));
-  return { row, kind: type, text: `${row.type} ${row.id} ${row.summary}`, json };
+/** The events in one write: one network chunk, so the live view gets them as one batch whatever the timing. */
+function sse(res: ServerResponse, events: Array<[id: string, type: string, time: string]>): void {
+  let text = '';
+  for (const [id, type, time] of events) {
+    const event = { id: `evt_${id.padStart(16, '0')}`, type, time, data: { object: { user_id: `db|${id}` } } };
+    text += `id: c${id}\nevent: ${type}\ndata: ${JSON.stringify({ offset: `c${id}`, event })}\n\n`;
+  }
+  res.write(text);
 }
 
-let unmount: (() => void) | undefined;
-afterEach(() => {
-  unmount?.();
-  unmount = undefined;
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
 });
 
-function mount(rows = 24) {
-  const calls = { quit: 0, interrupt: 0 };
-  const model = new LiveModel<EventRow, Status>({
-    lines: () => eventLineFormatter({ color: false, typeWidth: 12, now: () => NOW }),
-    initial: { seen: 0 },
-    columns: 100,
-    rows,
-    quit: () => calls.quit++,
-    interrupt: () => calls.interrupt++,
+/** A stream that the server closes after two events (asking `retry: 3000`), then serves two more and stays open. */
+async function closingStream(): Promise<string> {
+  let connections = 0;
+  const open = new Set<ServerResponse>();
+  const server = createServer((_req, res) => {
+    connections++;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (connections === 1) {
+      res.write('retry: 3000\n\n');
+      sse(res, [
+        ['1', 'user.created', '2025-06-05T11:00:00Z'],
+        ['2', 'user.updated', '2025-06-05T11:00:01Z'],
+      ]);
+      res.end();
+      return;
+    }
+    sse(res, [
+      ['3', 'user.deleted', '2025-06-05T11:00:02Z'],
+      ['4', 'user.created', '2025-06-05T11:00:03Z'],
+    ]);
+    open.add(res);
   });
-  const app = render(
-    createElement(LiveApp<Status>, {
-      model: model as LiveModel<unknown, Status>,
-      statusLine: (s: Status) => `status ${s.seen}`,
-      color: false,
-    }),
-  );
-  unmount = app.unmount;
-  const frame = () => app.lastFrame() ?? '';
-  const lastLines = (n: number) => frame().split('\n').slice(-n).join('\n');
-  const press = async (keys: string, ready: (frame: string) => boolean) => {
-    app.stdin.write(keys);
-    await vi.waitFor(() => expect(frame()).toSatisfy(ready), { timeout: 3000 });
-  };
-  return { model, app, frame, lastLines, press, calls };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  close = () =>
+    new Promise((resolve) => {
+      for (const res of open) res.destroy();
+      server.close(() => resolve());
+    });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-describe('the live view app', () => {
-  it('p holds events past the bound without showing the oldest, and says how many on resume', async () => {
-    const { model, lastLines, press, frame, app } = mount();
-    await press('p', (f) => f.endsWith('paused: 0 held · p resume · / filter · t type · i inspect · q quit'));
-    model.add(Array.from({ length: HOLD_MAX + 3 }, (_, i) => entry(i)));
-    model.status({ seen: HOLD_MAX + 3 });
-    await vi.waitFor(() =>
-      expect(lastLines(2)).toBe(
-        'status 5003\npaused: 5,000 held · 3 not shown · p resume · / filter · t type · i inspect · q quit',
-      ),
-    );
-    expect(frame()).not.toContain('evt_');
-    // The held lines are written above the footer in one piece.
-    app.stdin.write('p');
-    await vi.waitFor(() => expect(app.frames.some((f) => f.startsWith('… 3 held'))).toBe(true));
-    const lines = (app.frames.find((f) => f.startsWith('… 3 held')) ?? '').split('\n');
-    expect(lines[0]).toBe('… 3 held events not shown');
-    expect(lines[1]).toBe('── 2025-06-05 UTC (today) ──');
-    expect(lines[2]).toBe('11:59:59  user.created  evt_0000000000000003  u3');
-    expect(lines.filter((line) => line.includes('evt_')).length).toBe(HOLD_MAX);
-  });
+/** The status lines the live view drew, in order, each once. */
+function statuses(stdout: string): string[] {
+  const drawn = stdout
+    .split(ERASE_LINE)
+    .map((chunk) => chunk.replace(/\n$/, '')) // the last status line ends the output
+    .map((chunk) => chunk.slice(chunk.lastIndexOf('\n') + 1));
+  return drawn.filter((line, i) => line !== '' && line !== drawn[i - 1]);
+}
 
-  it('keeps at most 500 events for the inspector', async () => {
-    const { model, press } = mount();
-    model.add(Array.from({ length: RING_MAX_EVENTS + 100 }, (_, i) => entry(i)));
-    await press('i', (f) => /(^|\n)event 500 of 500 · ↑\/↓ select/.test(f));
-  });
-
-  it('keeps at most 8 MB of payloads for the inspector, the newest', async () => {
-    const { model, press, frame } = mount();
-    const size = 1024 * 1024;
-    model.add(Array.from({ length: 20 }, (_, i) => entry(i, 'user.updated', size)));
-    const kept = Math.floor(RING_MAX_BYTES / (size + 0));
-    await press('\r', (f) => f.startsWith(`event ${kept} of ${kept} ·`) || f.includes(`\nevent ${kept} of ${kept} ·`));
-    expect(frame()).toContain('"n": 19');
-  });
-
-  it('/ takes typed text only, Enter applies it to new events, Esc clears it', async () => {
-    const { model, press, frame, lastLines } = mount();
-    await press('/ad\x07a', (f) => f.endsWith('/ada▏ Enter apply · Esc clear'));
-    await press('\r', (f) => f.endsWith('filter "ada" · Esc clear · p pause · / filter · t type · i inspect · q quit'));
-    model.add([entry(1, 'user.created'), { ...entry(2, 'user.deleted'), text: 'user.deleted evt_2 ada' }]);
-    await vi.waitFor(() => expect(frame()).toContain('user.deleted'));
-    expect(frame()).not.toContain('evt_0000000000000001');
-    await press('\x1b', (f) => f.endsWith('\np pause · / filter · t type · i inspect · q quit'));
-    expect(lastLines(2)).toBe('status 0\np pause · / filter · t type · i inspect · q quit');
-  });
-
-  it('q asks the tail to stop, Ctrl-C interrupts it; no key does anything once stopped', async () => {
-    const { model, app, calls, frame } = mount();
-    app.stdin.write('q');
-    await vi.waitFor(() => expect(calls.quit).toBe(1));
-    app.stdin.write('\x03');
-    await vi.waitFor(() => expect(calls.interrupt).toBe(1));
-    model.add([entry(1), entry(2, 'user.deleted'), entry(3)]);
-    model.close({ seen: 3 });
-    await vi.waitFor(() => expect(frame().endsWith('status 3\n  2  user.created\n  1  user.deleted')).toBe(true));
-    app.stdin.write('q');
-    app.stdin.write('i');
-    expect(calls.quit).toBe(1);
-  });
-});
-
-describe('which view a stream gets', () => {
-  const tty = { isTTY: true };
-  const base = { format: 'table' as const, redraw: true, stdin: tty, stdout: tty, env: {} };
-  it('the Ink app only at a terminal a person types at, outside CI', () => {
-    expect(streamViewKind(base)).toBe('interactive');
-    expect(streamViewKind({ ...base, stdin: { isTTY: false } })).toBe('redraw');
-    expect(streamViewKind({ ...base, env: { CI: 'true' } })).toBe('redraw');
-    expect(streamViewKind({ ...base, env: { GITHUB_ACTIONS: 'true', CI_JOB_ID: '1' } })).toBe('redraw');
-    expect(streamViewKind({ ...base, env: { CI: 'false' } })).toBe('interactive');
-    expect(streamViewKind({ ...base, redraw: false })).toBe('lines');
-    expect(streamViewKind({ ...base, format: 'wide' })).toBe('lines');
+describe('events tail: the live view status line', () => {
+  it('says why it reconnects and counts down to the next attempt, then says it stopped and why', async () => {
+    const url = await closingStream();
+    const clock = new VirtualClock(Date.parse('2025-06-05T12:00:00Z'));
+    const r = await runCli(['events', 'tail', '--max-events', '4'], {
+      env: { SVCADM_DOMAIN: url, SVCADM_TOKEN: 't', NO_COLOR: '1' },
+      tty: { stdout: true },
+      columns: 100,
+      clock,
+    });
+    expect(r.code).toBe(0);
+    // The wait: the server's retry (3 s) plus 12.5% jitter (random 0.5).
+    expect(clock.sleeps).toEqual([3375]);
+    // Redraws every second (the clock's ticks), what fits of 100 columns; the last line replaces the live one.
+    expect(statuses(r.stdout)).toEqual([
+      '○ connecting · 0 events · 0.0/s · all types · cursor -',
+      '● connected · 2 events · 0.0/s · all types · cursor c2',
+      '○ reconnecting in 4s (attempt 1): the service closed the event stream · 2 events · 0.0/s',
+      '○ reconnecting in 3s (attempt 1): the service closed the event stream · 2 events · 2.0/s',
+      '○ reconnecting in 2s (attempt 1): the service closed the event stream · 2 events · 1.0/s',
+      '○ reconnecting in 1s (attempt 1): the service closed the event stream · 2 events · 0.7/s',
+      '● connected · 4 events · 0.6/s · all types · cursor c4',
+      '■ stopped: reached --max-events · 4 events · all types · cursor c4',
+    ]);
+    expect(r.stdout.endsWith('■ stopped: reached --max-events · 4 events · all types · cursor c4\n')).toBe(true);
+    expect(r.stderr).toBe('');
   });
 });
