@@ -11,6 +11,19 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 // Some bundled CommonJS modules call require() for Node's built-ins; ESM output has no require of its own.
 const requireShim =
   "import { createRequire as __svcadmCreateRequire } from 'node:module'; const require = __svcadmCreateRequire(import.meta.url);";
+// Ink connects to React's devtools when DEV=true: that module (and react-devtools-core, not installed) is left out
+// of the bundle, so a user's DEV variable cannot make the live view load a websocket client or a missing module.
+const noInkDevtools = {
+  name: 'no-ink-devtools',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
+      args.importer.includes(`${join('node_modules', 'ink')}`)
+        ? { path: 'ink-devtools', namespace: 'empty' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -35,5 +48,6 @@ await build({
   banner: { js: requireShim },
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVCADM_VERSION: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
+  plugins: [noInkDevtools],
   logLevel: 'warning',
 });

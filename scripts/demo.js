@@ -14,13 +14,14 @@ const configDir = mkdtempSync(join(tmpdir(), 'svcadm-demo-'));
 const env = { ...process.env, SVCADM_CONFIG_DIR: configDir };
 const bold = (s) => (process.stdout.isTTY ? `\u001b[1m${s}\u001b[22m` : s);
 
-function svcadm(args, input) {
+function svcadm(args, input, keys = false) {
   const shown = args.map((a) => (/[\s|$]/.test(a) ? `'${a}'` : a)).join(' ');
   console.log(`\n${bold(`$ svcadm ${shown}`)}`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env,
-      stdio: [input ? 'pipe' : 'ignore', 'inherit', 'inherit'],
+      // With the keyboard (keys), `events tail` is the interactive live view.
+      stdio: [input ? 'pipe' : keys ? 'inherit' : 'ignore', 'inherit', 'inherit'],
     });
     if (input) child.stdin.end(input);
     child.on('error', reject);
@@ -43,6 +44,10 @@ try {
   await svcadm(['users', 'find', '--email', emu.fixtures.sharedEmail]);
   await svcadm(['users', 'permissions', emu.fixtures.userId, '--all']);
   await svcadm(['events', 'tail', '--type', 'user.created', '--since', '7d', '--max-events', '5']);
+  if (process.stdin.isTTY && process.stdout.isTTY) {
+    console.log('\nThe live view takes keys: p pause, / filter, t type, i inspect (Esc back), q quit; 60 s at most.');
+    await svcadm(['events', 'tail', '--since', '1h', '--duration', '60s'], undefined, true);
+  }
   console.log('\nDone. Try it yourself: npx svcadm emulator (or npm link, then svcadm emulator)');
 } catch (err) {
   console.error(`demo failed: ${err.message}`);

@@ -25,6 +25,7 @@ import {
 } from '../forward/target.js';
 import { TENANT_ENVIRONMENT } from '../help/environment.js';
 import type { ItemStream, StreamFormats } from '../io/printer.js';
+import { RecordFile } from '../io/record-file.js';
 import type { EventRow } from '../render/event-line.js';
 import { neutralize } from '../render/sanitize.js';
 import type { TailStatus } from '../render/tail-view.js';
@@ -39,6 +40,7 @@ export interface RawTailOptions extends RawForwardOptions {
   duration?: string;
   cursorFile?: string;
   maxReconnects?: string;
+  outputFile?: string;
 }
 
 export interface TailOptions {
@@ -50,6 +52,8 @@ export interface TailOptions {
   durationMs: number | undefined;
   cursorFile: string | undefined;
   maxReconnects: number | undefined;
+  /** `--output-file`: where each event's NDJSON line is appended as it is shown. */
+  outputFile: string | undefined;
   /** `--forward-to`: where each event is delivered before it counts as seen. */
   forward: ForwardTarget | undefined;
 }
@@ -113,6 +117,7 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
   const durationMs = raw.duration === undefined ? undefined : parseDuration(raw.duration, '--duration');
   if (durationMs !== undefined && durationMs <= 0) throw new UsageError('--duration must be more than 0');
   if (raw.cursorFile === '') throw new UsageError('--cursor-file needs a path');
+  if (raw.outputFile === '') throw new UsageError('--output-file needs a path');
   return {
     types: parseEventTypes(raw.type ?? []),
     from: raw.from,
@@ -120,6 +125,7 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
     maxEvents: raw.maxEvents === undefined ? undefined : parseIntegerOption(raw.maxEvents, '--max-events', 1),
     durationMs,
     cursorFile: raw.cursorFile,
+    outputFile: raw.outputFile,
     maxReconnects:
       raw.maxReconnects === undefined ? undefined : parseIntegerOption(raw.maxReconnects, '--max-reconnects', 0),
     forward: parseForwardTarget(raw, env),
@@ -151,6 +157,11 @@ export function registerEventsCommands(program: SvcadmCommand, host: Host): void
         '--cursor-file <path>',
         'start from the cursor saved here (--from and --since win); move it only past lines written without error',
       ).completes({ kind: 'file' }),
+    )
+    .addOption(
+      option('--output-file <path>', "also append each event's NDJSON line to this file as it is shown").completes({
+        kind: 'file',
+      }),
     )
     .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
     .option('--forward-to <url>', 'POST each event to this app (https, or http on loopback); 2xx acknowledges it')
@@ -208,6 +219,8 @@ function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<Eve
         row: (item) => eventRow(item.event.payload(), item.acknowledged?.status),
         lines: (color) => eventLineFormatter({ color, typeWidth, now: () => clock.now() }),
         status: statusLine,
+        kind: (row) => row.type,
+        text: (row) => `${row.type} ${row.id} ${row.summary}`,
       };
     },
   };
@@ -225,6 +238,10 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     opts.from ?? (opts.fromTimestamp === undefined && opts.cursorFile ? readCursorFile(opts.cursorFile) : undefined);
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
   cursorFile?.check();
+  const record = opts.outputFile === undefined ? undefined : RecordFile.open(opts.outputFile);
+  let recordFailure: unknown;
+  /** Events shown (and recorded) so far. */
+  let shown = 0;
   const api = inv.services.api();
   const status: TailStatus = {
     state: 'connecting',
@@ -238,9 +255,10 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
-  const signal = AbortSignal.any([ctx.interrupt, stop.signal]);
   if (opts.forward) announceForwarding(inv.out, opts.forward);
   const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
+  // `q` in the interactive view stops as --max-events does.
+  const signal = AbortSignal.any([ctx.interrupt, stop.signal, ...(stream.quit ? [stream.quit] : [])]);
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
@@ -266,11 +284,20 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     status.cursor = cursor;
     // The status first: the live view draws it under the new lines (and again at most every 100 ms).
     if (stream.live) stream.status({ ...status, now: clock.now() });
+    if (pending.length > 0 && record) {
+      try {
+        record.append(pending.flatMap((item) => item.event.line));
+      } catch (err) {
+        recordFailure = err;
+        throw err;
+      }
+    }
     if (pending.length > 0) {
       await stream.write(pending);
       // The cursor file moves only past lines the system took without error (at least once, never skipped).
       await inv.io.settled();
     }
+    shown = seen;
     pending = [];
     if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
     written = cursor;
@@ -315,7 +342,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   } catch (err) {
     failure = err;
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
-    if (!(err instanceof Interrupted) && !endsWithResume(err)) {
+    if (!(err instanceof Interrupted) && !endsWithResume(err) && err !== recordFailure) {
       const gaveUp = err instanceof CliError && (err.kind === 'network' || err.kind === 'rate_limited') && health.tried;
       if (gaveUp || err instanceof OutputError) {
         // Given up (--max-reconnects), or stdout broke: resume after the last batch written (`written`).
@@ -323,32 +350,45 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       }
       throw err;
     }
-    if (!isCursorFileFailure(err)) await flush();
+    if (recordFailure !== undefined) {
+      // Past a failed record nothing more is shown, and the cursor stays where the record ends.
+      cursor = written;
+      seen = shown;
+    } else if (!isCursorFileFailure(err)) await flush();
   } finally {
     timer?.cancel();
     ticker?.cancel();
     const outage = failure === undefined && !full ? health.outage() : undefined;
-    const reason = stopReason(ctx.interrupt, failure !== undefined, full, stop.signal.aborted, outage);
+    const reason = stream.quit?.aborted
+      ? 'q pressed'
+      : stopReason(ctx.interrupt, failure !== undefined, full, stop.signal.aborted, outage);
     stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     try {
       await cursorFile?.flush();
     } catch (err) {
       failure ??= err;
     }
+    record?.close();
   }
-  const forwardFailure = endsWithResume(failure) ? failure : undefined;
+  // An app that gave up, a cursor file or an output file that could not be written: each stops with where to resume.
+  const stoppedBy =
+    endsWithResume(failure) || (failure !== undefined && failure === recordFailure) ? failure : undefined;
+  const quit = stream.quit?.aborted === true && !ctx.interrupt.aborted && stoppedBy === undefined;
   const outage = health.outage();
-  if (!ctx.interrupt.aborted && forwardFailure === undefined) {
+  if (!ctx.interrupt.aborted && stoppedBy === undefined && !quit) {
     if (full || outage === undefined) return;
     // Ended by --duration (or the stream's own end) while down: not a success (design notes, "Tail exit codes").
     throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resumeLine(inv, opts, cursor, started)}` });
   }
-  const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
-  const how = forwardFailure ? 'stopped' : STOP_WORDS[interruption(ctx.interrupt).signal];
-  const down = outage === undefined || forwardFailure ? '' : ` (${outageText(outage)})`;
-  inv.io.stderr.write(`svcadm: ${how} after ${count}${down}\n`);
+  if (!quit) {
+    const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
+    const how = stoppedBy ? 'stopped' : STOP_WORDS[interruption(ctx.interrupt).signal];
+    const down = outage === undefined || stoppedBy ? '' : ` (${outageText(outage)})`;
+    inv.io.stderr.write(`svcadm: ${how} after ${count}${down}\n`);
+  }
   inv.io.stderr.write(`resume with: ${resumeLine(inv, opts, cursor, started)}\n`);
-  throw forwardFailure ?? interruption(ctx.interrupt, true);
+  if (quit) return;
+  throw stoppedBy ?? interruption(ctx.interrupt, true);
 }
 
 /** How each stop signal is named: SIGTERM and SIGHUP do not interrupt, they terminate and hang up. */
@@ -370,7 +410,8 @@ function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefin
   const resume = cursor !== undefined ? ['--from', cursor] : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
   const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
-  return inv.paste(['events', 'tail', ...resume, ...filters, ...forward]);
+  const output = opts.outputFile === undefined ? [] : ['--output-file', opts.outputFile];
+  return inv.paste(['events', 'tail', ...resume, ...filters, ...forward, ...output]);
 }
 
 function isForwardFailure(err: unknown): err is CliError {

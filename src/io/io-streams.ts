@@ -13,7 +13,7 @@ const WRITE_ERRORS: Readonly<Record<string, string>> = {
 };
 
 /** A failed write to stdout or stderr as the user reads it: the environment's fault, exit 74, never "a bug". */
-export function outputError(name: 'stdout' | 'stderr', err: unknown): OutputError {
+export function outputError(name: string, err: unknown): OutputError {
   const code = (err as NodeJS.ErrnoException).code;
   const text = code === undefined ? undefined : WRITE_ERRORS[code];
   return new OutputError(
@@ -74,6 +74,11 @@ export class IOStreams {
     this.stdin = io.stdin;
     this.#globals = globals;
     this.#env = env;
+  }
+
+  /** The environment, for decisions on how to show things (the live view: CI). */
+  get env(): Env {
+    return this.#env;
   }
 
   get quiet(): boolean {

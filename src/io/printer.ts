@@ -8,6 +8,7 @@ import type { Query } from '../render/query.js';
 import { escapeJsonText, neutralize } from '../render/sanitize.js';
 import type { TableSpec } from '../render/table-model.js';
 import type { IOStreams } from './io-streams.js';
+import { streamViewKind } from './live-view-choice.js';
 
 /** How a stream of items (events tail) is shown to people: loaded only when a table was asked for. */
 export interface StreamView<I, S, R> {
@@ -17,6 +18,10 @@ export interface StreamView<I, S, R> {
   lines(color: boolean): (row: R, width: number) => string;
   /** The status line of the live view, for `width` columns. */
   status(status: S, width: number, color: boolean): string;
+  /** A row's kind (the event type): counted at the end, picked with `t` in the interactive view. */
+  kind(row: R): string;
+  /** What `/` searches in a row, in the interactive view. */
+  text(row: R): string;
 }
 
 /** How each output format shows one stream item. */
@@ -42,6 +47,8 @@ export interface ItemStream<I, S> {
   status(status: S): void;
   /** Ends the stream; the live view shows `final` as its last status line. */
   close(final?: S): void;
+  /** Aborts when the person asks the interactive view to stop (`q`): a stop like --max-events. */
+  readonly quit?: AbortSignal;
 }
 
 /** That a page printed is not the whole list, and how to get the rest. */
@@ -286,7 +293,18 @@ export class Printer {
     }
     const view = await formats.view();
     const color = this.#color;
-    if (this.#format === 'table' && this.#redraw) {
+    const kind = streamViewKind({
+      format: this.#format,
+      redraw: this.#redraw,
+      stdin: io.stdin,
+      stdout: io.stdout,
+      env: io.env,
+    });
+    if (kind === 'interactive') {
+      const { startLiveTail } = await import('./live/start.js');
+      return startLiveTail({ io, view, formats, initial, color, clock: this.#clock });
+    }
+    if (kind === 'redraw') {
       const { startTailScreen } = await import('./tail-screen.js');
       return startTailScreen(io, view, initial, color, this.#clock);
     }

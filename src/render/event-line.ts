@@ -1,9 +1,15 @@
 import { EVENT_TYPES, type EventGroup, eventGroup } from '../api/event-types.js';
+import { paint, type Style } from './color.js';
 import { utcClock, utcDay } from './dates.js';
 import { neutralize } from './sanitize.js';
 import { clip, displayWidth } from './text-width.js';
 
-const GROUP_COLOR: Record<EventGroup, number> = { connection: 36, group: 35, organization: 34, user: 32 };
+const GROUP_COLOR: Record<EventGroup, Style> = {
+  connection: 'cyan',
+  group: 'magenta',
+  organization: 'blue',
+  user: 'green',
+};
 /** `evt_` and 16 letters and digits (api-notes). */
 const ID_WIDTH = 20;
 const TIME_WIDTH = 8;
@@ -26,10 +32,6 @@ export interface EventRow {
 
 function padding(text: string, width: number): string {
   return ' '.repeat(Math.max(0, width - displayWidth(text)));
-}
-
-function paint(code: number, text: string, color: boolean): string {
-  return color ? `\x1b[${code}m${text}\x1b[39m` : text;
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -124,24 +126,24 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
       if (day !== lastDay) {
         lastDay = day;
         const today = day === utcDay(options.now()) ? ' (today)' : '';
-        out += `${paint(90, `── ${day} UTC${today} ──`, color)}\n`;
+        out += `${paint('gray', `── ${day} UTC${today} ──`, color)}\n`;
       }
     }
     const room = width - 1;
-    const time = paint(90, row.time === undefined ? '--:--:--' : utcClock(row.time), color);
+    const time = paint('gray', row.time === undefined ? '--:--:--' : utcClock(row.time), color);
     const group = eventGroup(row.type);
-    const typeCode = group ? GROUP_COLOR[group] : 37;
+    const typeCode: Style = group ? GROUP_COLOR[group] : 'white';
     const idWidth = Math.max(ID_WIDTH, displayWidth(row.id));
     // The app's acknowledgement stands before the summary: `[200]`.
     const badge = row.delivered === undefined ? '' : `[${row.delivered}]`;
     const badged = (summary: string) =>
-      `${badge === '' ? '' : `${GAP}${paint(32, badge, color)}`}${summary === '' ? '' : `${GAP}${summary}`}`;
+      `${badge === '' ? '' : `${GAP}${paint('green', badge, color)}`}${summary === '' ? '' : `${GAP}${summary}`}`;
     const oneLine = TIME_WIDTH + GAP.length + typeWidth + GAP.length + idWidth + GAP.length + badge.length;
     if (room - oneLine >= SUMMARY_MIN) {
       const summary = clip(row.summary, room - oneLine - (badge === '' ? 0 : GAP.length));
       const type = paint(typeCode, row.type, color) + padding(row.type, typeWidth);
       const last = summary === '' && badge === '';
-      const id = last ? paint(90, row.id, color) : paint(90, row.id, color) + padding(row.id, idWidth);
+      const id = last ? paint('gray', row.id, color) : paint('gray', row.id, color) + padding(row.id, idWidth);
       return `${out}${time}${GAP}${type}${GAP}${id}${badged(summary)}\n`;
     }
     // Two lines: the type as far as the terminal allows, then the id whole (cut only if it alone is wider).
@@ -151,7 +153,7 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
     const summaryRoom =
       room - indent.length - displayWidth(id) - GAP.length - (badge === '' ? 0 : badge.length + GAP.length);
     const summary = summaryRoom > 0 ? clip(row.summary, summaryRoom) : '';
-    const second = `${indent}${paint(90, id, color)}${badged(summary)}`;
+    const second = `${indent}${paint('gray', id, color)}${badged(summary)}`;
     return `${out}${time}${GAP}${paint(typeCode, type, color)}\n${second}\n`;
   };
 }

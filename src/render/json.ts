@@ -1,3 +1,4 @@
+import { painter } from './color.js';
 import { escapeJsonText } from './sanitize.js';
 
 /** One JSON document, indented, with everything a terminal could act on escaped. */
@@ -15,12 +16,17 @@ const TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|\b(?:true|false)\b|\bnull\b|-?\d+(?:\.
 
 /** JSON text coloured for a terminal, as gh and jq do: keys blue, strings green, numbers cyan, literals yellow. */
 export function colorJson(json: string): string {
+  const [key, string, literal, nil, number] = [
+    painter(['bold', 'blue'], true),
+    painter('green', true),
+    painter('yellow', true),
+    painter('gray', true),
+    painter('cyan', true),
+  ];
   return json.replace(TOKEN, (token, text: string | undefined, colon: string | undefined) => {
-    if (text !== undefined) {
-      return colon === undefined ? `\x1b[32m${text}\x1b[39m` : `\x1b[1;34m${text}\x1b[22;39m${colon}`;
-    }
-    if (token === 'null') return `\x1b[90m${token}\x1b[39m`;
-    if (token === 'true' || token === 'false') return `\x1b[33m${token}\x1b[39m`;
-    return `\x1b[36m${token}\x1b[39m`;
+    if (text !== undefined) return colon === undefined ? string(text) : `${key(text)}${colon}`;
+    if (token === 'null') return nil(token);
+    if (token === 'true' || token === 'false') return literal(token);
+    return number(token);
   });
 }

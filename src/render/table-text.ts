@@ -1,8 +1,7 @@
+import { paint as style } from './color.js';
 import { GUTTER, layoutColumns } from './table-layout.js';
 import type { Cell, DetailTable, ListTable, TableSpec, Tone } from './table-model.js';
 import { clip, displayWidth, padEnd, takeColumns } from './text-width.js';
-
-const TONE_CODE: Record<Tone, number> = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, gray: 90 };
 
 export interface TableOptions {
   /** Terminal columns to fit; undefined: no limit (off a terminal, or -o wide). */
@@ -19,11 +18,11 @@ export interface RenderedTable {
 }
 
 function paint(text: string, tone: Tone | undefined, color: boolean): string {
-  return color && tone ? `\x1b[${TONE_CODE[tone]}m${text}\x1b[39m` : text;
+  return tone ? style(tone, text, color) : text;
 }
 
 function bold(text: string, color: boolean): string {
-  return color ? `\x1b[1m${text}\x1b[22m` : text;
+  return style('bold', text, color);
 }
 
 function listText(spec: ListTable, options: TableOptions): RenderedTable {

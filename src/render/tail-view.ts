@@ -1,3 +1,4 @@
+import { paint, type Style } from './color.js';
 import { neutralize } from './sanitize.js';
 import { clip, displayWidth } from './text-width.js';
 
@@ -22,7 +23,12 @@ const SEPARATOR = ' · ';
 /** A reason is cut rather than left out, down to this much. */
 const REASON_MIN = 12;
 
-const STATE_TONE = { connected: 32, connecting: 33, reconnecting: 33, stopped: 90 } as const;
+const STATE_TONE: Record<TailStatus['state'], Style> = {
+  connected: ['bold', 'green'],
+  connecting: ['bold', 'yellow'],
+  reconnecting: ['bold', 'yellow'],
+  stopped: ['bold', 'gray'],
+};
 
 function stateText(status: TailStatus): string {
   switch (status.state) {
@@ -47,7 +53,7 @@ function stateText(status: TailStatus): string {
 export function statusLine(status: TailStatus, width: number, color: boolean): string {
   const room = width - 1;
   const head = clip(stateText(status), room);
-  let line = color ? `\x1b[1;${STATE_TONE[status.state]}m${head}\x1b[22;39m` : head;
+  let line = paint(STATE_TONE[status.state], head, color);
   let used = displayWidth(head);
   if (status.reason !== undefined && status.reason !== '') {
     const reason = `: ${neutralize(status.reason)}`;

@@ -8,3 +8,12 @@ import { setFlagsFromString } from 'node:v8';
 export function keepYoungGenerationSmall(): void {
   setFlagsFromString('--semi-space-growth-factor=1');
 }
+
+/**
+ * For the interactive live view of `events tail` (Ink and React on top of the stream): V8's heuristics for memory
+ * over speed. Over 100,000 events in a pseudo-terminal the view peaked at 126 MB without it and 89 MB with it, at
+ * 5,400 events/s instead of 7,700 (design notes): far above any tenant's event rate.
+ */
+export function preferSmallHeap(): void {
+  setFlagsFromString('--optimize-for-size');
+}

@@ -474,8 +474,12 @@ describe('events tail: the live view', () => {
     });
     expect(output.code).toBe(0);
     const plain = output.text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
-    // The last status line says it stopped, and why.
-    expect(plain).toMatch(/■ stopped: reached --max-events · 30 events · all types · cursor [A-Za-z0-9_-]+\n$/);
+    // The last status line says it stopped, and why; under it (the interactive view, issue 21) the count of each type.
+    const end =
+      /■ stopped: reached --max-events · 30 events · all types · cursor [A-Za-z0-9_-]+\n((?: +\d+ {2}[a-z.]+\n)+)$/;
+    expect(plain).toMatch(end);
+    const counts = (end.exec(plain)?.[1] ?? '').trim().split('\n');
+    expect(counts.reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0]), 0)).toBe(30);
     const eventLines = plain.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_/.test(l));
     expect(eventLines).toHaveLength(30);
     expect(output.text).toMatch(/\x1b\[3[2-6]m(user|group|organization|connection)\./);

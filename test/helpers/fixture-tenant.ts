@@ -114,6 +114,9 @@ export const EVENTS: Array<{ type: string; offset: string; event: Record<string,
   },
 }));
 
+/** One more event for `send`: type, RFC 3339 time, the object. */
+export type FixtureEvent = readonly [type: string, time: string, object: Record<string, unknown>];
+
 /** A loopback tenant serving the fixtures above, a token to anyone, and an event stream that stays open. */
 export async function startFixtureTenant() {
   const streams = new Set<ServerResponse>();
@@ -147,8 +150,27 @@ export async function startFixtureTenant() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let sent = EVENTS.length;
   return {
     url,
+    /** Sends events on every open stream, numbered on from the fixtures; resolves once a stream is open. */
+    async send(...events: readonly FixtureEvent[]): Promise<void> {
+      while (streams.size === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const [type, time, object] of events) {
+        sent++;
+        const offset = `cur_${String(sent).padStart(4, '0')}`;
+        const event = {
+          id: `evt_AbCdEfGh${String(sent).padStart(8, '0')}`,
+          source: 'urn:svc:acme.eu',
+          specversion: '1.0',
+          type,
+          time,
+          data: { object },
+        };
+        for (const res of streams)
+          res.write(`id: ${offset}\nevent: ${type}\ndata: ${JSON.stringify({ offset, event })}\n\n`);
+      }
+    },
     /** A config folder whose profile `demo` (current) points here. */
     configDir(): string {
       const dir = tempConfigDir();

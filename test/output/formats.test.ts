@@ -195,7 +195,8 @@ describe('JSON on a terminal', () => {
         env: { SVCADM_DOMAIN: server.url, SVCADM_TOKEN: 't' },
         tty: { stdout: true },
       });
-      const key = (k: string) => `\x1b[1;34m"${k}"\x1b[22;39m:`;
+      // Since the colour module (issue 21) Node's util.styleText makes the codes: bold and blue one after the other.
+      const key = (k: string) => `\x1b[1m\x1b[34m"${k}"\x1b[39m\x1b[22m:`;
       expect(r.stdout).toBe(
         `{\n  ${key('id')} \x1b[32m"p1"\x1b[39m,\n  ${key('limit')} \x1b[36m20\x1b[39m,\n  ${key('enabled')} \x1b[33mtrue\x1b[39m,\n  ${key('note')} \x1b[90mnull\x1b[39m,\n  ${key('name')} \x1b[32m"a \\"b\\" 7"\x1b[39m\n}\n`,
       );

@@ -265,6 +265,8 @@ Environment:
 });
 
 describe.skipIf(tmux.missing)(tmux.title('events tail: the live view'), () => {
+  // The interactive view (Ink, issue 21): under the status line a line of key hints, and on a stop the count of each
+  // event type; its keys are tested in live-view.test.ts.
   const connected = (text: string) => text.includes('● connected · 4 events');
 
   /** Runs the tail until the history is on screen, then Ctrl-C: both screens and the exit code. */
@@ -280,11 +282,8 @@ describe.skipIf(tmux.missing)(tmux.title('events tail: the live view'), () => {
     }
   }
 
+  // 14 rows: the count of each type has pushed the first lines up into the scrollback.
   const STOPPED_60 = `
-── 2025-06-04 UTC ──
-22:58:01  user.created
-          evt_AbCdEfGh00000001  ada@example.com (Ada Lovel…
-23:40:12  organization.member.role.assigned
           evt_AbCdEfGh00000002  acme · grace@example.com ·…
 ── 2025-06-05 UTC (today) ──
 08:02:44  connection.updated
@@ -292,6 +291,10 @@ describe.skipIf(tmux.missing)(tmux.title('events tail: the live view'), () => {
 11:59:30  group.member.added
           evt_AbCdEfGh00000004  billing · db|u3
 ■ stopped: interrupted · 4 events · all types
+  1  connection.updated
+  1  group.member.added
+  1  organization.member.role.assigned
+  1  user.created
 svcadm: interrupted after 4 events
 resume with: svcadm -p demo events tail --from cur_0004
 `;
@@ -310,6 +313,7 @@ resume with: svcadm -p demo events tail --from cur_0004
 11:59:30  group.member.added
           evt_AbCdEfGh00000004  billing · db|u3
 ● connected · 4 events · 0.0/s · all types
+p pause · / filter · t type · i inspect · q quit
 `,
       stopped: STOPPED_60,
       code: 130,
@@ -326,6 +330,7 @@ resume with: svcadm -p demo events tail --from cur_0004
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-O…
 11:59:30  group.member.added                 evt_AbCdEfGh00000004  billing · d…
 ● connected · 4 events · 0.0/s · all types · cursor cur_0004
+p pause · / filter · t type · i inspect · q quit
 `,
       stopped: `
 ── 2025-06-04 UTC ──
@@ -335,6 +340,10 @@ resume with: svcadm -p demo events tail --from cur_0004
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-O…
 11:59:30  group.member.added                 evt_AbCdEfGh00000004  billing · d…
 ■ stopped: interrupted · 4 events · all types · cursor cur_0004
+  1  connection.updated
+  1  group.member.added
+  1  organization.member.role.assigned
+  1  user.created
 svcadm: interrupted after 4 events
 resume with: svcadm -p demo events tail --from cur_0004
 `,
@@ -352,6 +361,7 @@ resume with: svcadm -p demo events tail --from cur_0004
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-OIDC (oidc)
 11:59:30  group.member.added                 evt_AbCdEfGh00000004  billing · db|u3
 ● connected · 4 events · 0.0/s · all types · cursor cur_0004
+p pause · / filter · t type · i inspect · q quit
 `,
       stopped: `
 ── 2025-06-04 UTC ──
@@ -361,6 +371,10 @@ resume with: svcadm -p demo events tail --from cur_0004
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-OIDC (oidc)
 11:59:30  group.member.added                 evt_AbCdEfGh00000004  billing · db|u3
 ■ stopped: interrupted · 4 events · all types · cursor cur_0004
+  1  connection.updated
+  1  group.member.added
+  1  organization.member.role.assigned
+  1  user.created
 svcadm: interrupted after 4 events
 resume with: svcadm -p demo events tail --from cur_0004
 `,
@@ -375,7 +389,9 @@ resume with: svcadm -p demo events tail --from cur_0004
       await terminal.resize(60, 14);
       // The 60-column layout puts each event on two lines: the redraw is done once the last one is.
       const resized = await terminal.waitFor((text) =>
-        text.endsWith('db|u3\n● connected · 4 events · 0.0/s · all types'),
+        text.endsWith(
+          `db|u3\n● connected · 4 events · 0.0/s · all types\n${'p pause · / filter · t type · i inspect · q quit'}`,
+        ),
       );
       expect(screen(resized)).toBe(`
 ── 2025-06-04 UTC ──
@@ -389,6 +405,7 @@ resume with: svcadm -p demo events tail --from cur_0004
 11:59:30  group.member.added
           evt_AbCdEfGh00000004  billing · db|u3
 ● connected · 4 events · 0.0/s · all types
+p pause · / filter · t type · i inspect · q quit
 `);
       await terminal.keys('C-c');
       expect(await terminal.exited()).toBe(130);

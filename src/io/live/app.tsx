@@ -1,0 +1,71 @@
+import { Box, Text, useInput, useStderr, useStdout } from 'ink';
+import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { countLines, hintLine, inspectorLines, payloadLines } from './frames.js';
+import type { LiveModel } from './model.js';
+
+/** Switches to the alternate screen (and to its top) and back: the inspector leaves the scrollback as it was. */
+export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
+export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+
+export interface LiveWriters {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export interface LiveAppProps<S> {
+  model: LiveModel<unknown, S>;
+  /** The status line for `width` columns (never wraps). */
+  statusLine: (status: S, width: number) => string;
+  color: boolean;
+  /** Receives Ink's writers: text written through them goes above the live part, which is drawn again under it. */
+  onWriters?: (writers: LiveWriters) => void;
+}
+
+/**
+ * The live view of `events tail`: finished lines go into the scrollback through Ink's stdout writer (it takes the
+ * live part away, writes them, and draws the live part again under them: what `Static` does, without Ink keeping
+ * every line it ever printed, or laying each out cell by cell — design notes), under them the status line and one
+ * line of key hints; `i` puts the inspector on the alternate screen instead.
+ */
+export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps<S>) {
+  const s = useSyncExternalStore(model.subscribe, model.snapshot);
+  const { write } = useStdout();
+  const { write: writeErr } = useStderr();
+  const mode = useRef(s.mode);
+  useEffect(() => onWriters?.({ stdout: write, stderr: writeErr }), [onWriters, write, writeErr]);
+  useInput((input, key) => {
+    // Onto the alternate screen before the inspector is drawn, so that nothing of it lands in the scrollback.
+    if ((input === 'i' || key.return) && model.canInspect) write(ENTER_ALT_SCREEN);
+    model.key(input, key);
+  });
+  useLayoutEffect(() => model.attach(write), [model, write]);
+  useLayoutEffect(() => {
+    // Back from the inspector: Ink has drawn the footer (it renders at once), now the main screen comes back under
+    // it, and only then what came meanwhile goes into the scrollback.
+    if (mode.current === 'inspect' && s.mode !== 'inspect') {
+      write(LEAVE_ALT_SCREEN);
+      const redraw = model.takeRedraw();
+      if (redraw !== undefined) write(redraw);
+      model.release();
+    }
+    mode.current = s.mode;
+  }, [s.mode, write, model]);
+  const selected = s.mode === 'inspect' ? s.ring[s.selected] : undefined;
+  const payload = useMemo(() => payloadLines(selected), [selected]);
+  const live =
+    s.mode === 'inspect'
+      ? inspectorLines(s, payload, color)
+      : s.final
+        ? [statusLine(s.final.status, s.columns), ...countLines(s.final.counts, s.columns)]
+        : [statusLine(s.status, s.columns), hintLine(s)];
+  return (
+    <Box flexDirection="column">
+      {live.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positions on the screen
+        <Text key={i} wrap="truncate-end">
+          {line === '' ? ' ' : line}
+        </Text>
+      ))}
+    </Box>
+  );
+}

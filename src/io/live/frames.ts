@@ -1,0 +1,92 @@
+import { paint } from '../../render/color.js';
+import { colorJson, jsonDocument } from '../../render/json.js';
+import { clip, displayWidth } from '../../render/text-width.js';
+import type { LiveEntry, LiveSnapshot } from './model.js';
+
+const SEPARATOR = ' · ';
+
+/** Pieces joined by ` · `, each whole or not at all, within `room` columns: the footer never wraps. */
+export function fitParts(parts: readonly string[], room: number): string {
+  let line = '';
+  for (const part of parts) {
+    const piece = line === '' ? part : `${SEPARATOR}${part}`;
+    if (displayWidth(line) + displayWidth(piece) > room) break;
+    line += piece;
+  }
+  return line;
+}
+
+/** The footer's second line: what is in force and the keys that apply now. */
+export function hintLine(s: LiveSnapshot<unknown>): string {
+  const room = s.columns - 1;
+  switch (s.mode) {
+    case 'filter':
+      return clip(`/${s.draft}▏ Enter apply · Esc clear`, room);
+    case 'types': {
+      const type = s.types[s.pick] ?? '';
+      return fitParts(
+        [`type ${type} (${s.pick + 1}/${s.types.length})`, '←/→ choose', 'Enter only this', 'Esc all'],
+        room,
+      );
+    }
+    default: {
+      const parts: string[] = [];
+      if (s.paused) {
+        parts.push(`paused: ${s.held.toLocaleString('en-US')} held`);
+        if (s.dropped > 0) parts.push(`${s.dropped.toLocaleString('en-US')} not shown`);
+      }
+      if (s.filter !== '') parts.push(`filter "${s.filter}"`);
+      if (s.type !== undefined) parts.push(`only ${s.type}`);
+      if (s.filter !== '' || s.type !== undefined) parts.push('Esc clear');
+      parts.push(s.paused ? 'p resume' : 'p pause', '/ filter', 't type', 'i inspect', 'q quit');
+      return fitParts(parts, room);
+    }
+  }
+}
+
+/** The count of each event type, for the last lines: `  3  user.created`. */
+export function countLines(counts: ReadonlyArray<readonly [string, number]>, columns: number): string[] {
+  const width = Math.max(1, ...counts.map(([, n]) => n.toLocaleString('en-US').length));
+  return counts.map(([type, n]) => clip(`  ${n.toLocaleString('en-US').padStart(width)}  ${type}`, columns - 1));
+}
+
+/** The selected event's payload, indented and neutralised: parsed once per selection. */
+export function payloadLines(entry: LiveEntry<unknown> | undefined): string[] {
+  if (!entry) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(entry.json).toString('utf8'));
+  } catch {
+    return ['(the payload is not JSON)'];
+  }
+  return jsonDocument(value).split('\n').slice(0, -1);
+}
+
+/**
+ * The inspector, one line short of the screen (so that Ink never takes it for a full screen to clear): a title, a
+ * window of the recent events around the selected one, a rule, and as much of the selected payload as fits.
+ */
+export function inspectorLines(s: LiveSnapshot<unknown>, payload: readonly string[], color: boolean): string[] {
+  const room = s.columns - 1;
+  const height = Math.max(4, s.rows - 1);
+  const n = s.ring.length;
+  const title = fitParts([`event ${s.selected + 1} of ${n}`, '↑/↓ select', 'PgUp/PgDn scroll', 'Esc back'], room);
+  const listHeight = Math.min(n, Math.max(1, Math.floor((height - 2) / 3)));
+  const first = Math.min(Math.max(0, s.selected - Math.floor(listHeight / 2)), n - listHeight);
+  const list: string[] = [];
+  for (let i = first; i < first + listHeight; i++) {
+    const entry = s.ring[i];
+    if (!entry) continue;
+    const line = clip(`${i === s.selected ? '›' : ' '} ${entry.text}`, room);
+    list.push(paint('inverse', line, color && i === s.selected));
+  }
+  const bodyHeight = Math.max(0, height - 2 - list.length);
+  const scroll = Math.min(s.scroll, Math.max(0, payload.length - bodyHeight));
+  const body = payload.slice(scroll, scroll + bodyHeight).map((line) => {
+    const shown = clip(line, room);
+    return color ? colorJson(shown) : shown;
+  });
+  const more = payload.length - scroll - body.length;
+  const rule = clip(`${'─'.repeat(2)} payload${more > 0 ? ` (${more} more lines)` : ''} ${'─'.repeat(room)}`, room);
+  return [title, ...list, rule, ...body];
+}

@@ -1,0 +1,86 @@
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { neutralize } from '../render/sanitize.js';
+import { outputError } from './io-streams.js';
+
+/**
+ * The rule every file svcadm writes follows, for a file it appends to: a path that exists must be a regular file
+ * (not a folder, a FIFO, a device or a symbolic link, which would send the record elsewhere), else exit 2 before
+ * anything is sent. One function, so that it can become the profile store's rule (src/config/private-file.ts).
+ */
+export function refuseNonRegularFile(path: string, what: string): void {
+  let kind: string | undefined;
+  try {
+    const stats = lstatSync(path);
+    if (stats.isSymbolicLink()) kind = 'a symbolic link';
+    else if (stats.isDirectory()) kind = 'a folder';
+    else if (!stats.isFile()) kind = 'not a regular file';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new UsageError(`cannot use ${neutralize(path)} as ${what}: ${(err as Error).message}`);
+  }
+  if (kind !== undefined) throw new UsageError(`refusing to write ${what} ${neutralize(path)}: it is ${kind}`);
+}
+
+/**
+ * `events tail --output-file`: each event's NDJSON line appended as it is shown. Opened once, for appending only
+ * (never truncated, 0600 when created, no symbolic link followed, never blocking on a FIFO put there since the
+ * check); a write that fails is an OutputError (exit 74): the tail stops and says where to resume.
+ */
+export class RecordFile {
+  readonly #fd: number;
+  readonly #path: string;
+  /** Where the last whole line ends: a write that fails half-way is cut back to it. */
+  #size: number;
+
+  private constructor(fd: number, path: string, size: number) {
+    this.#fd = fd;
+    this.#path = path;
+    this.#size = size;
+  }
+
+  static open(path: string): RecordFile {
+    if (path === '') throw new UsageError('--output-file needs a path');
+    refuseNonRegularFile(path, 'the output file');
+    const flags =
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+    let fd: number;
+    try {
+      fd = openSync(path, flags, 0o600);
+    } catch (err) {
+      throw new UsageError(`cannot open the output file ${neutralize(path)}: ${(err as Error).message}`);
+    }
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      closeSync(fd);
+      throw new UsageError(`refusing to write the output file ${neutralize(path)}: it is not a regular file`);
+    }
+    return new RecordFile(fd, path, stats.size);
+  }
+
+  /** Appends whole lines, every byte (a short write goes on where it stopped); on a failure, none of them. */
+  append(lines: readonly Uint8Array[]): void {
+    if (lines.length === 0) return;
+    const bytes = Buffer.concat(lines);
+    try {
+      let at = 0;
+      while (at < bytes.length) at += writeSync(this.#fd, bytes, at);
+      this.#size += bytes.length;
+    } catch (err) {
+      try {
+        ftruncateSync(this.#fd, this.#size);
+      } catch {
+        // The record may end in part of a line; the failure below is what matters.
+      }
+      throw outputError(`the output file ${neutralize(this.#path)}`, err);
+    }
+  }
+
+  close(): void {
+    try {
+      closeSync(this.#fd);
+    } catch {
+      // Closing after a failed write can fail again: the failure was already reported.
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FixtureEvent, SCREEN_NOW, startFixtureTenant } from '../helpers/fixture-tenant.js';
+import { openTerminal, type Terminal } from '../helpers/tmux.js';
+
+// The interactive live view of `events tail` (Ink) in a pseudo-terminal (tmux), driven key by key at 60, 80 and 120
+// columns against a loopback tenant that sends more events when told to; the clock reads SCREEN_NOW.
+
+const CLI = join(import.meta.dirname, '..', 'helpers', 'fixed-time-cli.js');
+
+const MORE: readonly FixtureEvent[] = [
+  ['user.deleted', '2025-06-05T11:59:40Z', { user_id: 'db|u9', email: 'mallory@example.com' }],
+  ['user.created', '2025-06-05T11:59:50Z', { user_id: 'db|u7', email: 'grace@example.com', name: 'Grace' }],
+];
+
+let closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers) await close();
+  closers = [];
+});
+
+/** A tail in a terminal of `columns` x 16 against a fresh tenant: its screen is read as a person sees it. */
+async function tail(columns: number, rows = 16) {
+  const tenant = await startFixtureTenant();
+  const terminal: Terminal = await openTerminal([process.execPath, CLI, 'events', 'tail', '--since', '2d'], {
+    columns,
+    rows,
+    env: { SVCADM_TEST_NOW: SCREEN_NOW, SVCADM_CONFIG_DIR: tenant.configDir() },
+  });
+  closers.push(
+    () => terminal.close(),
+    () => tenant.close(),
+  );
+  const show = async (ready: (text: string) => boolean) => `\n${await terminal.waitFor(ready)}\n`;
+  await terminal.waitFor((text) => text.includes('● connected · 4 events'));
+  return { tenant, terminal, show };
+}
+
+const footerHas = (part: string) => (text: string) => (text.split('\n').at(-1) ?? '').includes(part);
+
+describe.each([60, 80, 120])('events tail, the interactive view at %i columns', (columns) => {
+  it('p pauses the display while the stream goes on, and shows what was held on resume', async () => {
+    const { tenant, terminal, show } = await tail(columns);
+    await terminal.keys('p');
+    await show(footerHas('paused: 0 held'));
+    await tenant.send(...MORE);
+    expect(await show((t) => t.includes('6 events') && footerHas('2 held')(t))).toMatchSnapshot('paused');
+    await terminal.keys('p');
+    expect(await show((t) => t.includes('mallory') && footerHas('p pause')(t))).toMatchSnapshot('resumed');
+  });
+
+  it('/ filters by text, Esc clears', async () => {
+    const { tenant, terminal, show } = await tail(columns);
+    await terminal.keys('/', 'g', 'r', 'a', 'c', 'e');
+    expect(await show(footerHas('/grace'))).toMatchSnapshot('typing');
+    await terminal.keys('Enter');
+    expect(await show(footerHas('filter "grace"'))).toMatchSnapshot('in force');
+    await tenant.send(...MORE);
+    await show((t) => t.includes('6 events'));
+    await terminal.keys('Escape');
+    expect(await show((t) => t.includes('6 events') && !t.includes('filter "'))).toMatchSnapshot(
+      'filtered, then cleared',
+    );
+  });
+
+  it('t picks among the types seen so far', async () => {
+    const { tenant, terminal, show } = await tail(columns);
+    await terminal.keys('t');
+    expect(await show(footerHas('(1/4)'))).toMatchSnapshot('picker');
+    await terminal.keys('Right', 'Right', 'Right');
+    await show(footerHas('(4/4)'));
+    await terminal.keys('Enter');
+    expect(await show(footerHas('only group.member.added'))).toMatchSnapshot('one type');
+    await tenant.send(...MORE);
+    expect(await show((t) => t.includes('6 events'))).toMatchSnapshot('others not shown');
+  });
+
+  it('i opens the inspector on the alternate screen; Esc returns with nothing lost', async () => {
+    const { tenant, terminal, show } = await tail(columns);
+    await terminal.keys('i');
+    expect(await show((t) => t.includes('event 4 of 4'))).toMatchSnapshot('inspector');
+    await terminal.keys('Up', 'Up');
+    await show((t) => t.includes('event 2 of 4'));
+    await terminal.keys('PPage');
+    await terminal.keys('NPage');
+    expect(await show((t) => t.includes('event 2 of 4') && t.includes('more lines'))).toMatchSnapshot(
+      'second event, scrolled',
+    );
+    await tenant.send(...MORE);
+    await terminal.keys('Escape');
+    expect(await show((t) => t.includes('mallory') && t.includes('6 events'))).toMatchSnapshot('back');
+  });
+
+  it('q stops like --max-events: exit 0, the last status, the count of each type, how to resume', async () => {
+    const { terminal } = await tail(columns);
+    await terminal.keys('q');
+    expect(await terminal.exited()).toBe(0);
+    expect(`\n${await terminal.screen()}\n`).toMatchSnapshot('stopped');
+  });
+});
+
+describe('events tail, the interactive view on a resize', () => {
+  const laidOut = (columns: number) => (text: string) =>
+    text.split('\n').every((line) => line.length < columns) && text.endsWith('i inspect · q quit');
+
+  it('shrinking leaves no piece of the wider footer behind', async () => {
+    const { terminal, show } = await tail(120);
+    await terminal.resize(60, 16);
+    expect(await show((t) => laidOut(60)(t) && t.includes('          evt_AbCdEfGh00000004'))).toMatchSnapshot(
+      '120 to 60',
+    );
+  });
+
+  it('growing lays the last events out for the new width', async () => {
+    const { terminal, show } = await tail(60);
+    await terminal.resize(120, 16);
+    expect(
+      await show((t) => t.includes('evt_AbCdEfGh00000004  billing') && t.includes('cursor cur_0004')),
+    ).toMatchSnapshot('60 to 120');
+  });
+
+  it('a resize in the inspector draws it for the new size, and the live view after it', async () => {
+    const { terminal, show } = await tail(120);
+    await terminal.keys('i');
+    await show((t) => t.includes('event 4 of 4'));
+    await terminal.resize(60, 16);
+    expect(await show((t) => t.includes('event 4 of 4') && laidOut(61)(`${t}\ni inspect · q quit`))).toMatchSnapshot(
+      'inspector at 60',
+    );
+    await terminal.keys('Escape');
+    expect(await show((t) => laidOut(60)(t) && t.includes('          evt_AbCdEfGh00000004'))).toMatchSnapshot(
+      'back at 60',
+    );
+  });
+});
