@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
+import { chunkRuns } from './chunk-runs.js';
 import type { Query } from './client.js';
 import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
@@ -135,58 +135,6 @@ function parseJsonObject(data: Buffer): Record<string, unknown> | undefined {
       : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * The chunks of a stream as they arrive. Unlike the stream's own iterator, which hands over everything buffered at
- * once, this keeps chunks small, so that they die young and the heap stays small at high rates.
- */
-async function* chunksOf(stream: Readable): AsyncGenerator<Buffer, void, undefined> {
-  const queue: Buffer[] = [];
-  let wake: (() => void) | undefined;
-  let ended = false;
-  let failure: Error | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
-  const onData = (chunk: Buffer) => {
-    queue.push(chunk);
-    stream.pause();
-    notify();
-  };
-  const onEnd = () => {
-    ended = true;
-    notify();
-  };
-  const onError = (err: Error) => {
-    failure = err;
-    notify();
-  };
-  stream.on('data', onData);
-  stream.on('end', onEnd);
-  stream.on('close', onEnd);
-  stream.on('error', onError);
-  try {
-    for (;;) {
-      const chunk = queue.shift();
-      if (chunk !== undefined) {
-        if (queue.length === 0 && stream.isPaused()) stream.resume();
-        yield chunk;
-        continue;
-      }
-      if (failure) throw failure;
-      if (ended) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  } finally {
-    stream.off('data', onData);
-    stream.off('end', onEnd);
-    stream.off('close', onEnd);
-    stream.off('error', onError);
   }
 }
 
@@ -385,9 +333,12 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         const idle = clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
           let overflow: SseLimitError | undefined;
-          for await (const chunk of chunksOf(stream)) {
+          for await (const run of chunkRuns(stream)) {
             try {
-              parser.feed(chunk);
+              for (const chunk of run) {
+                parser.feed(chunk);
+                if (fatal || endedByError || rotated) break;
+              }
             } catch (err) {
               if (!(err instanceof SseLimitError)) throw err;
               overflow = err;

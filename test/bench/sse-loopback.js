@@ -2,6 +2,7 @@
 // answers every `GET` with those same bytes, written as fast as the client reads. The emulator generates events
 // at about 25,000/s, slower than both svcadm and `curl | grep` can read: measured against it, both only measure it.
 import http from 'node:http';
+import net from 'node:net';
 import { startEmulator } from '../../dist/emulator/server.js';
 import { token } from './emulator-throughput.js';
 
@@ -48,6 +49,72 @@ async function capture(count) {
   }
 }
 
+/**
+ * The whole HTTP answer, chunked with one chunk per SSE message, as the emulator and many servers send a live
+ * stream (a client's socket read then holds dozens of chunks): framed once here, so serving it costs nothing.
+ */
+function chunkedPerMessage(body) {
+  const parts = [
+    Buffer.from(
+      'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n',
+    ),
+  ];
+  for (let at = 0; at < body.length; ) {
+    const end = body.indexOf('\n\n', at) + 2;
+    parts.push(Buffer.from(`${(end - at).toString(16)}\r\n`), body.subarray(at, end), Buffer.from('\r\n'));
+    at = end;
+  }
+  parts.push(Buffer.from('0\r\n\r\n'));
+  return Buffer.concat(parts);
+}
+
+/** Writes `bytes` to `out` as fast as it is read, in slices; `stop()` ends it early. */
+function pump(out, bytes, end) {
+  let at = 0;
+  const next = () => {
+    while (at < bytes.length) {
+      const ok = out.write(bytes.subarray(at, at + SLICE));
+      at += SLICE;
+      if (!ok) return void out.once('drain', next);
+    }
+    end();
+  };
+  next();
+  return () => {
+    at = bytes.length;
+  };
+}
+
+/**
+ * The same `count` events one HTTP chunk per message (see `chunkedPerMessage`), from a plain TCP server on
+ * 127.0.0.1:0 that answers every request with those bytes. `body` reuses a capture of `startFastStream`.
+ */
+export async function startChunkPerMessageStream(body) {
+  const answer = chunkedPerMessage(body);
+  const server = net.createServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => {
+      const stop = pump(socket, answer, () => socket.end());
+      socket.on('close', stop);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const sockets = new Set();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    bytes: body.length,
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** Starts the server on 127.0.0.1:0 with `count` events; `url` is its origin (any token is accepted). */
 export async function startFastStream(count) {
   const body = await capture(count);
@@ -71,6 +138,7 @@ export async function startFastStream(count) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     bytes: body.length,
+    body,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
