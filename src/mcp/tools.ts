@@ -245,7 +245,9 @@ export const TOOLS: readonly ToolSpec[] = [
     async run(input, env) {
       if (input.connection_id.trim() === '') throw new UsageError('the connection id must not be empty');
       const email = parseEmail(input.email);
-      if (env.confirmation === 'declined') throw new UsageError('not confirmed: nothing was deleted');
+      if (env.confirmation === 'declined') {
+        throw new UsageError('not confirmed: nothing was deleted', undefined, 'not_confirmed');
+      }
       if (env.confirmation === 'not_asked') {
         return {
           confirm: `Delete ${neutralize(email)} from connection ${neutralize(input.connection_id)} on ${env.tenant()}?`,
