@@ -36,7 +36,15 @@ function errorOf(r: Awaited<ReturnType<McpSession['client']['callTool']>>) {
   return { line: content[0]?.text, envelope: JSON.parse(content[1]?.text ?? '') as Record<string, unknown> };
 }
 
-const READ_TOOLS = ['get_rate_limit_policy', 'list_directory_provisionings', 'list_user_permissions', 'read_events'];
+const READ_TOOLS = [
+  'get_rate_limit_policy',
+  'list_rate_limit_policies',
+  'list_connections',
+  'find_users_by_email',
+  'list_directory_provisionings',
+  'list_user_permissions',
+  'read_events',
+];
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 describe('tools/list', () => {
@@ -45,6 +53,9 @@ describe('tools/list', () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(READ_TOOLS);
     expect(tools.map((t) => t.annotations)).toEqual([
+      READ_ONLY,
+      READ_ONLY,
+      READ_ONLY,
       READ_ONLY,
       READ_ONLY,
       READ_ONLY,
@@ -59,9 +70,9 @@ describe('tools/list', () => {
     expect(s.client.getInstructions()?.split('\n').slice(0, 3)).toEqual([
       `svcadm administers the identity service tenant ${host} through its management interface.`,
       'Read-only: no tool offered here changes the tenant (svcadm mcp --allow-writes offers delete_connection_user).',
-      'Tools: get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events.',
+      'Tools: get_rate_limit_policy, list_rate_limit_policies, list_connections, find_users_by_email, list_directory_provisionings, list_user_permissions, read_events.',
     ]);
-    expect(s.stderr()).toBe(`svcadm mcp: serving 4 tools for ${host} on stdio (read-only)\n`);
+    expect(s.stderr()).toBe(`svcadm mcp: serving 7 tools for ${host} on stdio (read-only)\n`);
   });
 
   it('offers delete_connection_user, destructive and idempotent, only with --allow-writes', async () => {
@@ -82,6 +93,8 @@ describe('tools/list', () => {
   it('narrows the tools with --tools globs', async () => {
     const s = await session(['--tools', 'list_*,read_event?']);
     expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual([
+      'list_rate_limit_policies',
+      'list_connections',
       'list_directory_provisionings',
       'list_user_permissions',
       'read_events',
@@ -91,7 +104,7 @@ describe('tools/list', () => {
   it.each([
     [
       ['--tools', 'lsit_*'],
-      "svcadm: --tools 'lsit_*' matches no tool — the tools are: get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events, delete_connection_user\n",
+      "svcadm: --tools 'lsit_*' matches no tool — the tools are: get_rate_limit_policy, list_rate_limit_policies, list_connections, find_users_by_email, list_directory_provisionings, list_user_permissions, read_events, delete_connection_user\n",
     ],
     [
       ['--tools', 'delete_*'],
@@ -221,7 +234,7 @@ describe('read tools', () => {
       envelope: {
         error: {
           status: null,
-          code: null,
+          code: 'usage',
           message: "cursor '1/4000' is not a next_cursor this tool gave",
           hint: 'omit it to start at the first page',
           exit_code: 2,
@@ -310,7 +323,13 @@ describe('hostile answers', () => {
     const token = 'tok-0123456789-abcdef';
     const server = await startLoopback([
       json(200, { id: 'rlp_x', resource: 'a\u001b]0;pwned\u0007b', consumer: `echo ${token}` }),
-      json(403, { statusCode: 403, error: 'Forbidden', message: `no \u001b[2J for ${token}`, errorCode: 'nope' }),
+      // Names a scope: a 403 that names none is read as the feature not being enabled, with the message rewritten.
+      json(403, {
+        statusCode: 403,
+        error: 'Forbidden',
+        message: `no \u001b[2J for ${token}; expected any of: read:rate_limit_policies`,
+        errorCode: 'nope',
+      }),
     ]);
     try {
       const s = await connectMcp(['mcp'], {
@@ -325,9 +344,18 @@ describe('hostile answers', () => {
       });
       const failed = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
       expect(JSON.stringify(failed)).not.toContain(token);
-      expect((errorOf(failed).envelope.error as { message: string }).message).toBe(
-        'forbidden: no \\x1b[2J for [redacted]',
-      );
+      expect(errorOf(failed)).toEqual({
+        line: "forbidden: no \\x1b[2J for [redacted]; expected any of: read:rate_limit_policies — grant the scope read:rate_limit_policies to the client in the tenant's settings",
+        envelope: {
+          error: {
+            status: 403,
+            code: 'nope',
+            message: 'forbidden: no \\x1b[2J for [redacted]; expected any of: read:rate_limit_policies',
+            hint: "grant the scope read:rate_limit_policies to the client in the tenant's settings",
+            exit_code: 4,
+          },
+        },
+      });
       expect(s.stderr()).not.toContain(token);
     } finally {
       await server.close();
@@ -386,7 +414,7 @@ describe('bounds', () => {
       expect(errorOf(r).envelope).toEqual({
         error: {
           status: 401,
-          code: null,
+          code: 'unauthorized',
           message: 'authentication failed: Expired token',
           hint: 'the token given with SVCADM_TOKEN was refused: get a new one',
           exit_code: 3,
@@ -437,7 +465,9 @@ describe('delete_connection_user', () => {
     const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
     expect(errorOf(r)).toEqual({
       line: 'not confirmed: nothing was deleted',
-      envelope: { error: { status: null, code: null, message: 'not confirmed: nothing was deleted', exit_code: 2 } },
+      envelope: {
+        error: { status: null, code: 'not_confirmed', message: 'not confirmed: nothing was deleted', exit_code: 2 },
+      },
     });
     expect(await deletes()).toEqual([]);
   });
@@ -483,7 +513,7 @@ describe('the process', () => {
     });
     expect(instructions).toEqual(expect.stringContaining('\nRead-only: no tool offered here changes the tenant'));
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`svcadm mcp: serving 4 tools for ${new URL(emu.url).host} on stdio (read-only)\n`);
+    expect(r.stderr).toBe(`svcadm mcp: serving 7 tools for ${new URL(emu.url).host} on stdio (read-only)\n`);
     // stdout is the protocol alone: one JSON-RPC answer.
     const lines = r.stdout.split('\n');
     expect(lines).toHaveLength(2);
@@ -499,7 +529,7 @@ describe('the process', () => {
     const r = await rawMcp(['mcp'], env, INITIALIZE, () => 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stderr).toBe(
-      `svcadm mcp: serving 4 tools for ${new URL(emu.url).host} on stdio (read-only)\nsvcadm: interrupted\n`,
+      `svcadm mcp: serving 7 tools for ${new URL(emu.url).host} on stdio (read-only)\nsvcadm: interrupted\n`,
     );
   });
 });
