@@ -18,12 +18,19 @@ import {
   POLICIES_PAGE_MAX,
   PROVISIONINGS_PAGE_MAX,
 } from '../api/pagers.js';
-import { EMAIL_MAX, parseEmail } from '../commands/connections.js';
+import {
+  CONNECTION_NAME_MAX,
+  EMAIL_MAX,
+  parseConnectionFilters,
+  parseEmail,
+  STRATEGY_MAX,
+} from '../commands/connections.js';
 import { parseEventTypes, parseSince } from '../commands/events.js';
-import { POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
+import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
+import { fitItems } from './results.js';
 import {
   checkpointListTool,
   cursorOut,
@@ -71,12 +78,33 @@ export const TOOLS: readonly ToolSpec[] = [
     item: serviceObject,
     maxTake: POLICIES_PAGE_MAX,
     filters: {
-      consumer_selector: z.string().min(1).max(256).optional().describe('only policies with this consumer selector'),
-      resource: z.string().min(1).max(256).optional().describe('only policies of this resource'),
-      consumer: z.string().min(1).max(256).optional().describe('only policies of this consumer kind'),
+      consumer_selector: z
+        .string()
+        .min(1)
+        .max(FILTER_MAX)
+        .optional()
+        .describe('only the policies for this selector, e.g. default or client_id:<id>'),
+      resource: z
+        .string()
+        .min(1)
+        .max(FILTER_MAX)
+        .optional()
+        .describe('only the policies of this resource, e.g. oauth_authentication_api'),
+      consumer: z
+        .string()
+        .min(1)
+        .max(FILTER_MAX)
+        .optional()
+        .describe('only the policies of this kind of consumer, e.g. client'),
     },
     async fetch(api, { from, take }, f) {
-      const query = { from, take, consumerSelector: f.consumer_selector, resource: f.resource, consumer: f.consumer };
+      const query = {
+        from,
+        take,
+        consumerSelector: filterValue(f.consumer_selector, 'consumer_selector'),
+        resource: filterValue(f.resource, 'resource'),
+        consumer: filterValue(f.consumer, 'consumer'),
+      };
       const { data } = await listRateLimitPolicies(api, query);
       return { items: data.rate_limit_policies, next: data.next };
     },
@@ -91,11 +119,21 @@ export const TOOLS: readonly ToolSpec[] = [
     item: serviceObject,
     maxTake: CONNECTIONS_PAGE_MAX,
     filters: {
-      strategy: z.array(z.string().min(1).max(64)).max(20).optional().describe('only connections of these strategies'),
-      name: z.string().min(1).max(256).optional().describe('only the connection with this name'),
+      strategy: z
+        .array(z.string().min(1).max(STRATEGY_MAX))
+        .max(20)
+        .optional()
+        .describe('only connections of any of these strategies, e.g. ["auth0"] or ["samlp", "oidc"]'),
+      name: z
+        .string()
+        .min(1)
+        .max(CONNECTION_NAME_MAX)
+        .optional()
+        .describe('only the connection with exactly this name'),
     },
     async fetch(api, { from, take }, f) {
-      const { data } = await listConnections(api, { from, take, strategies: f.strategy ?? [], name: f.name });
+      const { strategies, name } = parseConnectionFilters({ strategy: f.strategy, name: f.name });
+      const { data } = await listConnections(api, { from, take, strategies, name });
       return { items: data.connections, next: data.next };
     },
   }),
@@ -109,10 +147,17 @@ export const TOOLS: readonly ToolSpec[] = [
     input: z.strictObject({
       email: z.string().min(1).max(EMAIL_MAX).describe('the e-mail address to look up'),
     }),
-    output: z.object({ users: z.array(serviceObject), next_cursor: cursorOut, omitted: omittedOut }),
+    // One answer, not pages: no cursor.
+    output: z.object({ users: z.array(serviceObject), omitted: omittedOut }),
     async run(input, env) {
-      const { data } = await findUsersByEmail(env.api(), parseEmail(input.email, 'the address to look up'));
-      return pageOutcome('users', 'users', data, null, env);
+      const email = parseEmail(input.email, 'the address to look up');
+      const { data } = await findUsersByEmail(env.api(), email);
+      const { kept, omitted } = fitItems(data, env.secrets);
+      const n = data.length;
+      const found =
+        n === 0 ? `No user has the e-mail ${email}` : `${n} ${n === 1 ? 'user has' : 'users have'} the e-mail ${email}`;
+      const left = omitted > 0 ? `; ${omitted} of them left out to keep the result small` : '';
+      return { data: { users: kept, ...(omitted > 0 ? { omitted } : {}) }, text: `${found}${left}.` };
     },
   }),
   checkpointListTool({
