@@ -72,7 +72,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'list_rate_limit_policies',
     title: 'List rate limit policies',
     description:
-      'One page of the rate limit policies of the tenant (id, resource, consumer, selector, action, limit): the ids get_rate_limit_policy takes. Optional filters: consumer_selector, resource, consumer. Pass next_cursor back as cursor for the next page. A 403 without a missing scope means the feature is not enabled on the tenant. Needs the scope read:rate_limit_policies.',
+      'One page of the rate limit policies of the tenant (id, resource, consumer, selector, action, limit): the ids get_rate_limit_policy takes. Optional filters: consumer_selector, resource, consumer. For the next page pass next_cursor back as cursor with the same filters: the cursor does not carry them. A 403 without a missing scope means the feature is not enabled on the tenant. Needs the scope read:rate_limit_policies.',
     key: 'rate_limit_policies',
     noun: 'rate limit policies',
     item: serviceObject,
@@ -113,7 +113,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'list_connections',
     title: 'List connections',
     description:
-      'One page of the connections of the tenant (id, name, strategy). strategy "auth0" lists the database connections that delete_connection_user accepts. Optional filters: strategy (one or more), name. Pass next_cursor back as cursor for the next page. Needs the scope read:connections.',
+      'One page of the connections of the tenant (id, name, strategy). strategy "auth0" lists the database connections that delete_connection_user accepts. Optional filters: strategy (one or more), name. For the next page pass next_cursor back as cursor with the same filters: the cursor does not carry them. Needs the scope read:connections.',
     key: 'connections',
     noun: 'connections',
     item: serviceObject,
