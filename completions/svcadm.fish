@@ -79,7 +79,7 @@ end
 function __svcadm_commands -a cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'api' 'emulator' 'completion' 'commands' 'help'
+            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'api' 'mcp' 'emulator' 'completion' 'commands' 'help'
         case 'profiles'
             printf '%s\n' 'add' 'list' 'use' 'show' 'migrate-secrets' 'remove' 'help'
         case 'auth'
@@ -99,7 +99,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
+        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'mcp|--tools' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -141,6 +141,8 @@ complete -c svcadm -n '__svcadm_at ""' -a 'connections' -d 'connections of the t
 complete -c svcadm -n '__svcadm_help_at ""' -a 'connections' -d 'connections of the tenant'
 complete -c svcadm -n '__svcadm_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
+complete -c svcadm -n '__svcadm_at ""' -a 'mcp' -d 'serve the tenant to an AI agent: a Model Context Protocol server on stdin and stdout'
+complete -c svcadm -n '__svcadm_help_at ""' -a 'mcp' -d 'serve the tenant to an AI agent: a Model Context Protocol server on stdin and stdout'
 complete -c svcadm -n '__svcadm_at ""' -a 'emulator' -d 'run a local tenant that speaks the interface (seeded data, fault injection)'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'emulator' -d 'run a local tenant that speaks the interface (seeded data, fault injection)'
 complete -c svcadm -n '__svcadm_at ""' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
@@ -239,6 +241,8 @@ complete -c svcadm -n '__svcadm_in "api"' -l correlation-id -x -d 'X-Correlation
 complete -c svcadm -n '__svcadm_in "api"' -s y -l yes -d 'send a write without asking (required off a terminal)'
 complete -c svcadm -n '__svcadm_arg "api" 0' -a 'GET POST PUT PATCH DELETE /rate-limit-policies /rate-limit-policies/{id} /connections /users-by-email /connections-directory-provisionings /users/{id}/permissions /connections/{id}/users'
 complete -c svcadm -n '__svcadm_arg "api" 1' -a '/rate-limit-policies /rate-limit-policies/{id} /connections /users-by-email /connections-directory-provisionings /users/{id}/permissions /connections/{id}/users'
+complete -c svcadm -n '__svcadm_in "mcp"' -l allow-writes -d 'also offer the tools that change the tenant (delete_connection_user); default: read-only'
+complete -c svcadm -n '__svcadm_in "mcp"' -l tools -x -d 'offer only the tools whose names match (e.g. "list_*,read_events")'
 complete -c svcadm -n '__svcadm_in "emulator"' -l port -x -d 'port to listen on; 0 picks a free one (default 4010)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l host -x -d 'address to bind (default 127.0.0.1)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l seed -x -d 'seed of all generated data and of the client secrets (default 1)'
