@@ -67,7 +67,8 @@ const STRATEGY = new RegExp(`^[a-z0-9][a-z0-9-]{0,${STRATEGY_MAX - 1}}$`);
 export const CONNECTION_NAME_MAX = 128;
 
 export function parseConnectionsListOptions(raw: ConnectionsListRaw): ConnectionsListOptions {
-  return { ...parseCheckpointListOptions(raw, CONNECTIONS_PAGE_MAX), ...parseConnectionFilters(raw) };
+  const filters = parseConnectionFilters(raw);
+  return { ...parseCheckpointListOptions(raw, CONNECTIONS_PAGE_MAX), ...filters };
 }
 
 /** `--strategy` (deduplicated) and `--name` of `connections list`; the MCP tool list_connections checks them here too. */
