@@ -62,10 +62,20 @@ export interface ConnectionsListOptions extends CheckpointListOptions {
 }
 
 /** A strategy is a short lower-case word (`auth0`, `google-oauth2`, `samlp`); a connection name at most 128. */
-const STRATEGY = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const STRATEGY_MAX = 64;
+const STRATEGY = new RegExp(`^[a-z0-9][a-z0-9-]{0,${STRATEGY_MAX - 1}}$`);
 export const CONNECTION_NAME_MAX = 128;
 
 export function parseConnectionsListOptions(raw: ConnectionsListRaw): ConnectionsListOptions {
+  const filters = parseConnectionFilters(raw);
+  return { ...parseCheckpointListOptions(raw, CONNECTIONS_PAGE_MAX), ...filters };
+}
+
+/** `--strategy` (deduplicated) and `--name` of `connections list`; the MCP tool list_connections checks them here too. */
+export function parseConnectionFilters(raw: { strategy?: readonly string[] | undefined; name?: string | undefined }): {
+  strategies: string[];
+  name: string | undefined;
+} {
   const strategies = raw.strategy ?? [];
   for (const strategy of strategies) {
     if (!STRATEGY.test(strategy)) {
@@ -82,7 +92,7 @@ export function parseConnectionsListOptions(raw: ConnectionsListRaw): Connection
       throw new UsageError(`--name must be a connection name of at most ${CONNECTION_NAME_MAX} characters`);
     }
   }
-  return { ...parseCheckpointListOptions(raw, CONNECTIONS_PAGE_MAX), strategies: [...new Set(strategies)], name };
+  return { strategies: [...new Set(strategies)], name };
 }
 
 export function registerConnectionsCommands(program: SvcadmCommand, host: Host): void {

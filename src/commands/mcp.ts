@@ -48,7 +48,9 @@ export function registerMcpCommand(program: SvcadmCommand, host: Host): void {
         'The server speaks MCP over stdio: stdout carries the protocol, logs go to stderr. It uses the same credentials as any command (-p, the environment, the current profile) and ends on end of input or a stop signal.',
         '',
         'Tools:',
-        '  get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events: read-only',
+        '  get_rate_limit_policy, list_rate_limit_policies, list_connections,',
+        '  find_users_by_email, list_directory_provisionings, list_user_permissions,',
+        '  read_events: read-only',
         '  delete_connection_user: only with --allow-writes; confirmed with the user when the client supports elicitation',
       ].join('\n'),
     )

@@ -36,7 +36,8 @@ export interface PoliciesListOptions extends CheckpointListOptions {
 /** Longest filter value sent: far beyond any selector the service accepts, short enough for any URL. */
 export const FILTER_MAX = 512;
 
-function filterValue(value: string | undefined, flag: string): string | undefined {
+/** A filter's value as given, or a UsageError naming `flag` (the option, or the MCP tool's argument). */
+export function filterValue(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') throw new UsageError(`${flag} must not be empty`);
   if (value.length > FILTER_MAX) throw new UsageError(`${flag} must be at most ${FILTER_MAX} characters`);

@@ -18,12 +18,19 @@ import {
   POLICIES_PAGE_MAX,
   PROVISIONINGS_PAGE_MAX,
 } from '../api/pagers.js';
-import { EMAIL_MAX, parseEmail } from '../commands/connections.js';
+import {
+  CONNECTION_NAME_MAX,
+  EMAIL_MAX,
+  parseConnectionFilters,
+  parseEmail,
+  STRATEGY_MAX,
+} from '../commands/connections.js';
 import { parseEventTypes, parseSince } from '../commands/events.js';
-import { POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
+import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
+import { fitItems } from './results.js';
 import {
   checkpointListTool,
   cursorOut,
@@ -65,18 +72,39 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'list_rate_limit_policies',
     title: 'List rate limit policies',
     description:
-      'One page of the rate limit policies of the tenant (id, resource, consumer, selector, action, limit): the ids get_rate_limit_policy takes. Optional filters: consumer_selector, resource, consumer. Pass next_cursor back as cursor for the next page. A 403 without a missing scope means the feature is not enabled on the tenant. Needs the scope read:rate_limit_policies.',
+      'One page of the rate limit policies of the tenant (id, resource, consumer, selector, action, limit): the ids get_rate_limit_policy takes. Optional filters: consumer_selector, resource, consumer. For the next page pass next_cursor back as cursor with the same filters: the cursor does not carry them. A 403 without a missing scope means the feature is not enabled on the tenant. Needs the scope read:rate_limit_policies.',
     key: 'rate_limit_policies',
     noun: 'rate limit policies',
     item: serviceObject,
     maxTake: POLICIES_PAGE_MAX,
     filters: {
-      consumer_selector: z.string().min(1).max(256).optional().describe('only policies with this consumer selector'),
-      resource: z.string().min(1).max(256).optional().describe('only policies of this resource'),
-      consumer: z.string().min(1).max(256).optional().describe('only policies of this consumer kind'),
+      consumer_selector: z
+        .string()
+        .min(1)
+        .max(FILTER_MAX)
+        .optional()
+        .describe('only the policies for this selector, e.g. default or client_id:<id>'),
+      resource: z
+        .string()
+        .min(1)
+        .max(FILTER_MAX)
+        .optional()
+        .describe('only the policies of this resource, e.g. oauth_authentication_api'),
+      consumer: z
+        .string()
+        .min(1)
+        .max(FILTER_MAX)
+        .optional()
+        .describe('only the policies of this kind of consumer, e.g. client'),
     },
     async fetch(api, { from, take }, f) {
-      const query = { from, take, consumerSelector: f.consumer_selector, resource: f.resource, consumer: f.consumer };
+      const query = {
+        from,
+        take,
+        consumerSelector: filterValue(f.consumer_selector, 'consumer_selector'),
+        resource: filterValue(f.resource, 'resource'),
+        consumer: filterValue(f.consumer, 'consumer'),
+      };
       const { data } = await listRateLimitPolicies(api, query);
       return { items: data.rate_limit_policies, next: data.next };
     },
@@ -85,17 +113,27 @@ export const TOOLS: readonly ToolSpec[] = [
     name: 'list_connections',
     title: 'List connections',
     description:
-      'One page of the connections of the tenant (id, name, strategy). strategy "auth0" lists the database connections that delete_connection_user accepts. Optional filters: strategy (one or more), name. Pass next_cursor back as cursor for the next page. Needs the scope read:connections.',
+      'One page of the connections of the tenant (id, name, strategy). strategy "auth0" lists the database connections that delete_connection_user accepts. Optional filters: strategy (one or more), name. For the next page pass next_cursor back as cursor with the same filters: the cursor does not carry them. Needs the scope read:connections.',
     key: 'connections',
     noun: 'connections',
     item: serviceObject,
     maxTake: CONNECTIONS_PAGE_MAX,
     filters: {
-      strategy: z.array(z.string().min(1).max(64)).max(20).optional().describe('only connections of these strategies'),
-      name: z.string().min(1).max(256).optional().describe('only the connection with this name'),
+      strategy: z
+        .array(z.string().min(1).max(STRATEGY_MAX))
+        .max(20)
+        .optional()
+        .describe('only connections of any of these strategies, e.g. ["auth0"] or ["samlp", "oidc"]'),
+      name: z
+        .string()
+        .min(1)
+        .max(CONNECTION_NAME_MAX)
+        .optional()
+        .describe('only the connection with exactly this name'),
     },
     async fetch(api, { from, take }, f) {
-      const { data } = await listConnections(api, { from, take, strategies: f.strategy ?? [], name: f.name });
+      const { strategies, name } = parseConnectionFilters({ strategy: f.strategy, name: f.name });
+      const { data } = await listConnections(api, { from, take, strategies, name });
       return { items: data.connections, next: data.next };
     },
   }),
@@ -109,10 +147,17 @@ export const TOOLS: readonly ToolSpec[] = [
     input: z.strictObject({
       email: z.string().min(1).max(EMAIL_MAX).describe('the e-mail address to look up'),
     }),
-    output: z.object({ users: z.array(serviceObject), next_cursor: cursorOut, omitted: omittedOut }),
+    // One answer, not pages: no cursor.
+    output: z.object({ users: z.array(serviceObject), omitted: omittedOut }),
     async run(input, env) {
-      const { data } = await findUsersByEmail(env.api(), parseEmail(input.email, 'the address to look up'));
-      return pageOutcome('users', 'users', data, null, env);
+      const email = parseEmail(input.email, 'the address to look up');
+      const { data } = await findUsersByEmail(env.api(), email);
+      const { kept, omitted } = fitItems(data, env.secrets);
+      const n = data.length;
+      const found =
+        n === 0 ? `No user has the e-mail ${email}` : `${n} ${n === 1 ? 'user has' : 'users have'} the e-mail ${email}`;
+      const left = omitted > 0 ? `; ${omitted} of them left out to keep the result small` : '';
+      return { data: { users: kept, ...(omitted > 0 ? { omitted } : {}) }, text: `${found}${left}.` };
     },
   }),
   checkpointListTool({
@@ -245,7 +290,9 @@ export const TOOLS: readonly ToolSpec[] = [
     async run(input, env) {
       if (input.connection_id.trim() === '') throw new UsageError('the connection id must not be empty');
       const email = parseEmail(input.email);
-      if (env.confirmation === 'declined') throw new UsageError('not confirmed: nothing was deleted');
+      if (env.confirmation === 'declined') {
+        throw new UsageError('not confirmed: nothing was deleted', undefined, 'not_confirmed');
+      }
       if (env.confirmation === 'not_asked') {
         return {
           confirm: `Delete ${neutralize(email)} from connection ${neutralize(input.connection_id)} on ${env.tenant()}?`,

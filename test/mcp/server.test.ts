@@ -36,7 +36,15 @@ function errorOf(r: Awaited<ReturnType<McpSession['client']['callTool']>>) {
   return { line: content[0]?.text, envelope: JSON.parse(content[1]?.text ?? '') as Record<string, unknown> };
 }
 
-const READ_TOOLS = ['get_rate_limit_policy', 'list_directory_provisionings', 'list_user_permissions', 'read_events'];
+const READ_TOOLS = [
+  'get_rate_limit_policy',
+  'list_rate_limit_policies',
+  'list_connections',
+  'find_users_by_email',
+  'list_directory_provisionings',
+  'list_user_permissions',
+  'read_events',
+];
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 describe('tools/list', () => {
@@ -45,6 +53,9 @@ describe('tools/list', () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(READ_TOOLS);
     expect(tools.map((t) => t.annotations)).toEqual([
+      READ_ONLY,
+      READ_ONLY,
+      READ_ONLY,
       READ_ONLY,
       READ_ONLY,
       READ_ONLY,
@@ -59,9 +70,9 @@ describe('tools/list', () => {
     expect(s.client.getInstructions()?.split('\n').slice(0, 3)).toEqual([
       `svcadm administers the identity service tenant ${host} through its management interface.`,
       'Read-only: no tool offered here changes the tenant (svcadm mcp --allow-writes offers delete_connection_user).',
-      'Tools: get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events.',
+      'Tools: get_rate_limit_policy, list_rate_limit_policies, list_connections, find_users_by_email, list_directory_provisionings, list_user_permissions, read_events.',
     ]);
-    expect(s.stderr()).toBe(`svcadm mcp: serving 4 tools for ${host} on stdio (read-only)\n`);
+    expect(s.stderr()).toBe(`svcadm mcp: serving 7 tools for ${host} on stdio (read-only)\n`);
   });
 
   it('offers delete_connection_user, destructive and idempotent, only with --allow-writes', async () => {
@@ -82,6 +93,8 @@ describe('tools/list', () => {
   it('narrows the tools with --tools globs', async () => {
     const s = await session(['--tools', 'list_*,read_event?']);
     expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual([
+      'list_rate_limit_policies',
+      'list_connections',
       'list_directory_provisionings',
       'list_user_permissions',
       'read_events',
@@ -91,7 +104,7 @@ describe('tools/list', () => {
   it.each([
     [
       ['--tools', 'lsit_*'],
-      "svcadm: --tools 'lsit_*' matches no tool — the tools are: get_rate_limit_policy, list_directory_provisionings, list_user_permissions, read_events, delete_connection_user\n",
+      "svcadm: --tools 'lsit_*' matches no tool — the tools are: get_rate_limit_policy, list_rate_limit_policies, list_connections, find_users_by_email, list_directory_provisionings, list_user_permissions, read_events, delete_connection_user\n",
     ],
     [
       ['--tools', 'delete_*'],
@@ -221,7 +234,7 @@ describe('read tools', () => {
       envelope: {
         error: {
           status: null,
-          code: null,
+          code: 'usage',
           message: "cursor '1/4000' is not a next_cursor this tool gave",
           hint: 'omit it to start at the first page',
           exit_code: 2,
@@ -305,12 +318,219 @@ describe('read tools', () => {
   });
 });
 
+describe('the lists that give ids', () => {
+  const AUTH0_CONNECTIONS = [
+    ['con_mtjxh2yzm34loy7u', 'Username-Password-Authentication'],
+    ['con_pesukgm7mmel5me0', 'Staff-Database'],
+    ['con_g020jwikmw33nz4y', 'wonka-auth0-016'],
+    ['con_dlyed973jvbpacn7', 'globex-auth0-019'],
+    ['con_a0cp2xzr8fnqmfd3', 'soylent-auth0-032'],
+    ['con_la216fsnai1nk82f', 'umbrella-auth0-053'],
+    ['con_gjjff4sn6v4ge5o1', 'wayne-auth0-054'],
+  ];
+  const requested = async (path: string) =>
+    (await emu.requests()).requests.filter((q) => q.path === `/api/v2${path}`).map((q) => q.query);
+
+  it('list_connections: pages through the auth0 connections with the cursor, each once, the filter on every page', async () => {
+    const s = await session();
+    const seen: string[][] = [];
+    const texts: unknown[] = [];
+    const cursors: Array<string | null> = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const r = await s.client.callTool({
+        name: 'list_connections',
+        arguments: { strategy: ['auth0'], take: 3, ...(cursor ? { cursor } : {}) },
+      });
+      expect(r.isError).toBeUndefined();
+      const body = r.structuredContent as {
+        connections: { id: string; name: string; strategy: string }[];
+        next_cursor: string | null;
+      };
+      seen.push(...body.connections.map((c) => [c.id, c.name, c.strategy]));
+      texts.push(r.content);
+      cursors.push(body.next_cursor);
+      if (body.next_cursor === null) break;
+      cursor = body.next_cursor;
+    }
+    expect(seen).toEqual(AUTH0_CONNECTIONS.map(([id, name]) => [id, name, 'auth0']));
+    expect(cursors).toEqual([expect.any(String), expect.any(String), null]);
+    expect(texts).toEqual([
+      [{ type: 'text', text: '3 connections; more: call again with the next_cursor.' }],
+      [{ type: 'text', text: '3 connections; more: call again with the next_cursor.' }],
+      [{ type: 'text', text: '1 connections; last page.' }],
+    ]);
+    expect(await requested('/connections')).toEqual([
+      'strategy=auth0&take=3',
+      `strategy=auth0&take=3&from=${cursors[0]}`,
+      `strategy=auth0&take=3&from=${cursors[1]}`,
+    ]);
+  });
+
+  it('list_connections refuses a strategy that is not one, and sends nothing', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'list_connections', arguments: { strategy: ['Not A Strategy'] } });
+    expect(errorOf(r)).toEqual({
+      line: "--strategy 'Not A Strategy' is not a strategy name — e.g. --strategy auth0 (database connections), samlp, oidc, google-oauth2",
+      envelope: {
+        error: {
+          status: null,
+          code: 'usage',
+          message: "--strategy 'Not A Strategy' is not a strategy name",
+          hint: 'e.g. --strategy auth0 (database connections), samlp, oidc, google-oauth2',
+          exit_code: 2,
+        },
+      },
+    });
+    expect(await requested('/connections')).toEqual([]);
+  });
+
+  it('list_rate_limit_policies: only the policies the filter selects, and the filter sent as given', async () => {
+    const s = await session();
+    const r = await s.client.callTool({
+      name: 'list_rate_limit_policies',
+      arguments: { consumer_selector: 'cimd_clients' },
+    });
+    expect(r.content).toEqual([{ type: 'text', text: '1 rate limit policies; last page.' }]);
+    expect(r.structuredContent).toEqual({
+      rate_limit_policies: [
+        {
+          id: emu.fixtures.policyIdByAction.redirect,
+          resource: 'oauth_authentication_api',
+          consumer: 'client',
+          consumer_selector: 'cimd_clients',
+          configuration: { action: 'redirect', limit: 20, redirect_uri: 'https://status.example.com/slow-down' },
+          created_at: '2024-10-28T19:06:01.000Z',
+          updated_at: '2024-12-06T19:06:01.000Z',
+        },
+      ],
+      next_cursor: null,
+    });
+    const first = await s.client.callTool({
+      name: 'list_rate_limit_policies',
+      arguments: { resource: 'oauth_authentication_api', take: 3 },
+    });
+    const page = first.structuredContent as { rate_limit_policies: { id: string }[]; next_cursor: string };
+    expect(page.rate_limit_policies.map((p) => p.id)).toEqual(emu.fixtures.policyIds.slice(0, 3));
+    expect(await requested('/rate-limit-policies')).toEqual([
+      'take=50&consumer_selector=cimd_clients',
+      'take=3&resource=oauth_authentication_api',
+    ]);
+  });
+
+  it('list_rate_limit_policies refuses a blank filter as the CLI does, and sends nothing', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'list_rate_limit_policies', arguments: { resource: '  ' } });
+    expect(errorOf(r)).toEqual({
+      line: 'resource must not be empty',
+      envelope: { error: { status: null, code: 'usage', message: 'resource must not be empty', exit_code: 2 } },
+    });
+    expect(await requested('/rate-limit-policies')).toEqual([]);
+  });
+
+  it('list_rate_limit_policies on a tenant without the feature: an error result that says so, exit code 4', async () => {
+    const without = await startTestEmulator({ eventRate: 0, rateLimitPolicies: false });
+    try {
+      const s = await connectMcp(['mcp'], { ...without.env, SVCADM_CONFIG_DIR: tempConfigDir() });
+      sessions.push(s);
+      const r = await s.client.callTool({ name: 'list_rate_limit_policies', arguments: {} });
+      expect(errorOf(r)).toEqual({
+        line: 'rate limit policies not enabled on this tenant: The rate limit policies feature is not enabled for this tenant. — rate limit policies are an Early Access feature: ask the service to enable them on this tenant',
+        envelope: {
+          error: {
+            status: 403,
+            code: 'feature_not_enabled',
+            message:
+              'rate limit policies not enabled on this tenant: The rate limit policies feature is not enabled for this tenant.',
+            hint: 'rate limit policies are an Early Access feature: ask the service to enable them on this tenant',
+            exit_code: 4,
+          },
+        },
+      });
+    } finally {
+      while (sessions.length > 0) await sessions.pop()?.close();
+      await without.close();
+    }
+  });
+
+  it('find_users_by_email: the users with the address in every connection that holds it', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'find_users_by_email', arguments: { email: 'alice@example.com' } });
+    expect(r.isError).toBeUndefined();
+    expect(r.content).toEqual([{ type: 'text', text: '2 users have the e-mail alice@example.com.' }]);
+    expect(r.structuredContent).toEqual({
+      users: [
+        {
+          user_id: 'db|9cb83317508486f19c6da88f',
+          email: 'alice@example.com',
+          email_verified: true,
+          name: 'Alice Example',
+          identities: [
+            {
+              connection: 'Username-Password-Authentication',
+              provider: 'auth0',
+              user_id: '9cb83317508486f19c6da88f',
+              isSocial: false,
+            },
+          ],
+          created_at: '2025-02-24T07:07:22.000Z',
+          updated_at: '2025-02-24T07:07:22.000Z',
+        },
+        {
+          user_id: 'db|5e1820274103e3b3c8191bff',
+          email: 'alice@example.com',
+          email_verified: true,
+          name: 'Alice (staff)',
+          identities: [
+            { connection: 'Staff-Database', provider: 'auth0', user_id: '5e1820274103e3b3c8191bff', isSocial: false },
+          ],
+          created_at: '2024-07-27T05:16:25.000Z',
+          updated_at: '2024-07-27T05:16:25.000Z',
+        },
+      ],
+    });
+    expect(await requested('/users-by-email')).toEqual(['email=alice%40example.com']);
+  });
+
+  it('find_users_by_email: an address no user has is an empty list, not an error', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'find_users_by_email', arguments: { email: 'nobody@example.com' } });
+    expect(r).toEqual({
+      content: [{ type: 'text', text: 'No user has the e-mail nobody@example.com.' }],
+      structuredContent: { users: [] },
+    });
+  });
+
+  it('find_users_by_email refuses what is not an e-mail address, and sends nothing', async () => {
+    const s = await session();
+    const r = await s.client.callTool({ name: 'find_users_by_email', arguments: { email: 'alice@localhost' } });
+    expect(errorOf(r)).toEqual({
+      line: "--email 'alice@localhost' is not a valid e-mail address",
+      envelope: {
+        error: {
+          status: null,
+          code: 'usage',
+          message: "--email 'alice@localhost' is not a valid e-mail address",
+          exit_code: 2,
+        },
+      },
+    });
+    expect(await requested('/users-by-email')).toEqual([]);
+  });
+});
+
 describe('hostile answers', () => {
   it('neutralises escape sequences and never shows the token, in results and in errors', async () => {
     const token = 'tok-0123456789-abcdef';
     const server = await startLoopback([
       json(200, { id: 'rlp_x', resource: 'a\u001b]0;pwned\u0007b', consumer: `echo ${token}` }),
-      json(403, { statusCode: 403, error: 'Forbidden', message: `no \u001b[2J for ${token}`, errorCode: 'nope' }),
+      // Names a scope: a 403 that names none is read as the feature not being enabled, with the message rewritten.
+      json(403, {
+        statusCode: 403,
+        error: 'Forbidden',
+        message: `no \u001b[2J for ${token}; expected any of: read:rate_limit_policies`,
+        errorCode: 'nope',
+      }),
     ]);
     try {
       const s = await connectMcp(['mcp'], {
@@ -325,9 +545,18 @@ describe('hostile answers', () => {
       });
       const failed = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_x' } });
       expect(JSON.stringify(failed)).not.toContain(token);
-      expect((errorOf(failed).envelope.error as { message: string }).message).toBe(
-        'forbidden: no \\x1b[2J for [redacted]',
-      );
+      expect(errorOf(failed)).toEqual({
+        line: "forbidden: no \\x1b[2J for [redacted]; expected any of: read:rate_limit_policies — grant the scope read:rate_limit_policies to the client in the tenant's settings",
+        envelope: {
+          error: {
+            status: 403,
+            code: 'nope',
+            message: 'forbidden: no \\x1b[2J for [redacted]; expected any of: read:rate_limit_policies',
+            hint: "grant the scope read:rate_limit_policies to the client in the tenant's settings",
+            exit_code: 4,
+          },
+        },
+      });
       expect(s.stderr()).not.toContain(token);
     } finally {
       await server.close();
@@ -386,7 +615,7 @@ describe('bounds', () => {
       expect(errorOf(r).envelope).toEqual({
         error: {
           status: 401,
-          code: null,
+          code: 'unauthorized',
           message: 'authentication failed: Expired token',
           hint: 'the token given with SVCADM_TOKEN was refused: get a new one',
           exit_code: 3,
@@ -437,7 +666,9 @@ describe('delete_connection_user', () => {
     const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
     expect(errorOf(r)).toEqual({
       line: 'not confirmed: nothing was deleted',
-      envelope: { error: { status: null, code: null, message: 'not confirmed: nothing was deleted', exit_code: 2 } },
+      envelope: {
+        error: { status: null, code: 'not_confirmed', message: 'not confirmed: nothing was deleted', exit_code: 2 },
+      },
     });
     expect(await deletes()).toEqual([]);
   });
@@ -483,7 +714,7 @@ describe('the process', () => {
     });
     expect(instructions).toEqual(expect.stringContaining('\nRead-only: no tool offered here changes the tenant'));
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`svcadm mcp: serving 4 tools for ${new URL(emu.url).host} on stdio (read-only)\n`);
+    expect(r.stderr).toBe(`svcadm mcp: serving 7 tools for ${new URL(emu.url).host} on stdio (read-only)\n`);
     // stdout is the protocol alone: one JSON-RPC answer.
     const lines = r.stdout.split('\n');
     expect(lines).toHaveLength(2);
@@ -499,7 +730,7 @@ describe('the process', () => {
     const r = await rawMcp(['mcp'], env, INITIALIZE, () => 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stderr).toBe(
-      `svcadm mcp: serving 4 tools for ${new URL(emu.url).host} on stdio (read-only)\nsvcadm: interrupted\n`,
+      `svcadm mcp: serving 7 tools for ${new URL(emu.url).host} on stdio (read-only)\nsvcadm: interrupted\n`,
     );
   });
 });
