@@ -5,7 +5,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { answerJson, type HostileServer, sse, sseMessage, startHostileServer } from '../helpers/hostile-server.js';
+import {
+  answerJson,
+  eventData,
+  eventIds,
+  type HostileServer,
+  sse,
+  sseMessage,
+  startHostileServer,
+} from '../helpers/hostile-server.js';
 import { refusedPort } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
@@ -21,13 +29,6 @@ afterEach(async () => {
   server = undefined;
   emu = undefined;
 });
-
-const event = (offset: string, id: string) => `{"offset":"${offset}","event":{"id":"${id}"}}`;
-const ids = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => (JSON.parse(l) as { event: { id: string } }).event.id);
 
 describe('events tail exit codes: 0 only if the stream was working', () => {
   it('a run that never connected (connection refused throughout --duration) is exit 7, down since its start', async () => {
@@ -68,13 +69,13 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
     const clock = new VirtualClock(START);
     server = await startHostileServer({
       api: [
-        sse([sseMessage('c1', 'user.created', event('c1', 'e1'))]),
+        sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))]),
         answerJson(503, { message: 'Service unavailable' }),
       ],
     });
     const env = server.env({ SVCADM_TOKEN: 'a-token' });
     const r = await runCli(['events', 'tail', '--duration', '10s', '--quiet'], { env, clock });
-    expect(ids(r.stdout)).toEqual(['e1']);
+    expect(eventIds(r.stdout)).toEqual(['e1']);
     expect(r.code).toBe(7);
     expect(r.stderr).toBe(
       `svcadm: the event stream has been down since ${AT_START}: the service failed: Service unavailable — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from c1\n`,
@@ -82,12 +83,12 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
   });
 
   it('a drop whose reconnect is not yet due when --duration ends is not down: exit 0', async () => {
-    server = await startHostileServer({ api: sse([sseMessage('c1', 'user.created', event('c1', 'e1'))]) });
+    server = await startHostileServer({ api: sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))]) });
     const clock = new VirtualClock(START);
     const r = await runCli(['events', 'tail', '--duration', '1s', '--quiet'], { env: server.env(), clock });
     expect(r).toEqual({
       code: 0,
-      stdout: `${event('c1', 'e1').replace('{', '{"type":"user.created",')}\n`,
+      stdout: `${eventData('c1', 'e1').replace('{', '{"type":"user.created",')}\n`,
       stderr: '',
     });
     // The first reconnect waits 1.125 s: --duration (1 s) ends during that wait, before any attempt failed.
@@ -121,7 +122,7 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
       ['SIGTERM', 'terminated', 143],
     ] as const) {
       server = await startHostileServer({
-        api: sse([sseMessage('c1', 'user.created', event('c1', 'e1'))], { keepOpen: true }),
+        api: sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))], { keepOpen: true }),
       });
       const env = server.env();
       const interrupt = new AbortController();
@@ -145,10 +146,10 @@ describe('stream rotation (connection_timeout) is followed silently', () => {
     server = await startHostileServer({
       api: [
         sse([
-          sseMessage('c1', 'user.created', event('c1', 'e1')),
+          sseMessage('c1', 'user.created', eventData('c1', 'e1')),
           'event: error\ndata: {"error":{"code":"connection_timeout","message":"rotate","offset":"c1"}}\n\n',
         ]),
-        sse([sseMessage('c2', 'user.created', event('c2', 'e2'))], { keepOpen: true }),
+        sse([sseMessage('c2', 'user.created', eventData('c2', 'e2'))], { keepOpen: true }),
       ],
     });
     const clock = new VirtualClock(START);
@@ -158,7 +159,7 @@ describe('stream rotation (connection_timeout) is followed silently', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(ids(r.stdout)).toEqual(['e1', 'e2']);
+    expect(eventIds(r.stdout)).toEqual(['e1', 'e2']);
     expect(clock.sleeps).toEqual([]);
     const second = server.apiRequests()[1];
     expect(second?.query.get('from')).toBe('c1');
@@ -236,7 +237,7 @@ function failingStdout(code: string, goodWrites = 0): Writable {
 describe('the cursor file moves only past lines written without error', () => {
   it('a stdout that fails after the write returned: exit 74, the file still at the last batch written', async () => {
     server = await startHostileServer({
-      api: sse([sseMessage('c1', 'user.created', event('c1', 'e1'))], { keepOpen: true }),
+      api: sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))], { keepOpen: true }),
     });
     const env = server.env();
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
@@ -252,7 +253,7 @@ describe('the cursor file moves only past lines written without error', () => {
 
   it('--from wins over the cursor file (documented precedence); the file then follows the stream', async () => {
     server = await startHostileServer({
-      api: sse([sseMessage('c9', 'user.created', event('c9', 'e9'))], { keepOpen: true }),
+      api: sse([sseMessage('c9', 'user.created', eventData('c9', 'e9'))], { keepOpen: true }),
     });
     const env = server.env();
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');

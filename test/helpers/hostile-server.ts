@@ -200,3 +200,13 @@ function pump(res: ServerResponse, block: Buffer, bytes: number, done: () => voi
   };
   more();
 }
+
+/** An event message's data as the service sends it: the offset and an envelope with this id. */
+export const eventData = (offset: string, id: string) => `{"offset":"${offset}","event":{"id":"${id}"}}`;
+
+/** The event ids of NDJSON lines, in order. */
+export const eventIds = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { event: { id: string } }).event.id);

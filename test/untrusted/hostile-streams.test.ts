@@ -10,6 +10,8 @@ import { VirtualClock } from '../helpers/clock.js';
 import {
   answerJson,
   type Behaviour,
+  eventData,
+  eventIds,
   type HostileServer,
   sse,
   sseMessage,
@@ -26,21 +28,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-const event = (offset: string, id: string) => `{"offset":"${offset}","event":{"id":"${id}"}}`;
-const ids = (stdout: string) =>
-  stdout
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => (JSON.parse(l) as { event: { id: string } }).event.id);
-
 describe('a server that ignores from and replays', () => {
   it('prints each event once with one warning, never moves the cursor back, and a replay is no progress', async () => {
     // Every connection: the same three events, then an old heartbeat offset, then the end.
     server = await startHostileServer({
       api: sse([
-        sseMessage('c1', 'user.created', event('c1', 'e1')),
-        sseMessage('c2', 'user.created', event('c2', 'e2')),
-        sseMessage('c3', 'user.created', event('c3', 'e3')),
+        sseMessage('c1', 'user.created', eventData('c1', 'e1')),
+        sseMessage('c2', 'user.created', eventData('c2', 'e2')),
+        sseMessage('c3', 'user.created', eventData('c3', 'e3')),
         sseMessage('c1', 'offset-only', '{"offset":"c1"}'),
       ]),
     });
@@ -51,7 +46,7 @@ describe('a server that ignores from and replays', () => {
       env,
       clock,
     });
-    expect(ids(r.stdout)).toEqual(['e1', 'e2', 'e3']);
+    expect(eventIds(r.stdout)).toEqual(['e1', 'e2', 'e3']);
     expect(r.code).toBe(7);
     expect(r.stderr).toBe(
       'svcadm: warning: the service sent events again that were already seen; dropping repeats\n' +
