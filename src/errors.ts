@@ -204,13 +204,20 @@ export class NetworkError extends CliError {
 }
 
 /** The command was stopped by a signal; the exit code names the signal. */
+/** How each stop signal is named: SIGTERM and SIGHUP do not interrupt, they terminate and hang up. */
+export const STOP_WORDS: Readonly<Record<StopSignal, string>> = {
+  SIGINT: 'interrupted',
+  SIGTERM: 'terminated',
+  SIGHUP: 'hung up',
+};
+
 export class Interrupted extends CliError {
   constructor(
     readonly signal: StopSignal = 'SIGINT',
     /** True when the command already told the user how it stopped (a tail's count and resume line). */
     readonly reported = false,
     /** What was cut off, when it matters (a write whose outcome is unknown). */
-    message = 'interrupted',
+    message = STOP_WORDS[signal],
     details: Pick<ErrorDetails, 'reason' | 'subject'> = {},
   ) {
     super('interrupted', message, details);

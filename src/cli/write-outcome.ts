@@ -1,10 +1,4 @@
-import { CliError, Interrupted, NetworkError, type StopSignal } from '../errors.js';
-
-const STOPPED: Readonly<Record<StopSignal, string>> = {
-  SIGINT: 'interrupted',
-  SIGTERM: 'terminated',
-  SIGHUP: 'hung up',
-};
+import { CliError, Interrupted, NetworkError, STOP_WORDS } from '../errors.js';
 
 /**
  * A write in flight, told by the HTTP layer when an attempt left for the service and when an answer's head came back
@@ -31,7 +25,7 @@ export class WriteInFlight {
     const details = { reason: 'outcome_unknown', subject: this.correlationId } as const;
     if (err instanceof Interrupted) {
       if (err.reported) return err;
-      return new Interrupted(err.signal, false, `${STOPPED[err.signal]}: ${unknown}`, details);
+      return new Interrupted(err.signal, false, `${STOP_WORDS[err.signal]}: ${unknown}`, details);
     }
     if (err instanceof NetworkError && err.status === undefined) {
       return new NetworkError(`${err.message}: ${unknown}`, { ...details, permanent: err.permanent });

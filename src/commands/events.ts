@@ -13,7 +13,7 @@ import {
   interruption,
   NetworkError,
   OutputError,
-  type StopSignal,
+  STOP_WORDS,
   UsageError,
 } from '../errors.js';
 import { announceForwarding, type Delivery, EventForwarder } from '../forward/forwarder.js';
@@ -390,13 +390,6 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   if (quit) return;
   throw stoppedBy ?? interruption(ctx.interrupt, true);
 }
-
-/** How each stop signal is named: SIGTERM and SIGHUP do not interrupt, they terminate and hang up. */
-const STOP_WORDS: Readonly<Record<StopSignal, string>> = {
-  SIGINT: 'interrupted',
-  SIGTERM: 'terminated',
-  SIGHUP: 'hung up',
-};
 
 /** One line: since when the stream has been down, and the last failure. */
 function outageText(outage: Outage): string {

@@ -730,7 +730,7 @@ describe('the process', () => {
     const r = await rawMcp(['mcp'], env, INITIALIZE, () => 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stderr).toBe(
-      `svcadm mcp: serving 7 tools for ${new URL(emu.url).host} on stdio (read-only)\nsvcadm: interrupted\n`,
+      `svcadm mcp: serving 7 tools for ${new URL(emu.url).host} on stdio (read-only)\nsvcadm: terminated\n`,
     );
   });
 });

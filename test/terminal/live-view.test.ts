@@ -124,9 +124,9 @@ describe('events tail, the interactive view on a resize', () => {
     await terminal.keys('i');
     await show((t) => t.includes('event 4 of 4'));
     await terminal.resize(60, 16);
-    expect(await show((t) => t.includes('event 4 of 4') && laidOut(61)(`${t}\ni inspect · q quit`))).toMatchSnapshot(
-      'inspector at 60',
-    );
+    // tmux clips the old frame to the new width at once: wait for the inspector's own cut (…) at 60 columns.
+    const redrawn = (t: string) => t.includes('event 4 of 4') && t.includes('(Ada Lo…');
+    expect(await show((t) => redrawn(t) && laidOut(61)(`${t}\ni inspect · q quit`))).toMatchSnapshot('inspector at 60');
     await terminal.keys('Escape');
     expect(await show((t) => laidOut(60)(t) && t.includes('          evt_AbCdEfGh00000004'))).toMatchSnapshot(
       'back at 60',
