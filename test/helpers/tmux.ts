@@ -15,7 +15,11 @@ export interface Terminal {
   /** The visible screen, trailing spaces and empty lines removed. */
   screen(): Promise<string>;
   /** Polls the screen until `ready` holds (or fails after `timeoutMs` with the last screen). */
-  waitFor(ready: (screen: string) => boolean, timeoutMs?: number): Promise<string>;
+  /**
+   * Polls the screen until `ready` holds; with `settledMs`, until it has held on an unchanged screen for that long
+   * (a view that draws a key's effect over several frames is read once it is done).
+   */
+  waitFor(ready: (screen: string) => boolean, timeoutMs?: number, settledMs?: number): Promise<string>;
   /** Waits for the command to end; resolves with its exit code. */
   exited(): Promise<number>;
   keys(...keys: string[]): Promise<void>;
@@ -60,11 +64,14 @@ export async function openTerminal(
   };
   return {
     screen,
-    async waitFor(ready, timeoutMs = 10_000) {
+    async waitFor(ready, timeoutMs = 10_000, settledMs = 0) {
       const deadline = Date.now() + timeoutMs;
+      let held: { text: string; since: number } | undefined;
       for (;;) {
         const now = await screen();
-        if (ready(now)) return now;
+        if (!ready(now)) held = undefined;
+        else if (held?.text !== now) held = { text: now, since: Date.now() };
+        if (held && Date.now() - held.since >= settledMs) return now;
         if (Date.now() > deadline) throw new Error(`the screen never got ready:\n${now}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
