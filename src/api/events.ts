@@ -101,12 +101,9 @@ class RecentIds {
   readonly #order: string[] = [];
   #next = 0;
 
-  has(id: string): boolean {
-    return this.#ids.has(id);
-  }
-
-  add(id: string): void {
-    if (this.#ids.has(id)) return;
+  /** Remembers `id`; false when it was already remembered (one lookup for both questions). */
+  add(id: string): boolean {
+    if (this.#ids.has(id)) return false;
     if (this.#order.length < RECENT_IDS) this.#order.push(id);
     else {
       this.#ids.delete(this.#order[this.#next] as string);
@@ -114,6 +111,7 @@ class RecentIds {
       this.#next = (this.#next + 1) % RECENT_IDS;
     }
     this.#ids.add(id);
+    return true;
   }
 }
 
@@ -262,8 +260,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         };
         /** Moves the cursor, never back to a position already passed (a server that replays). */
         const advance = (offset: string | undefined): boolean => {
-          if (offset === undefined || offset === cursor || recent.has(offset)) return false;
-          recent.add(offset);
+          if (offset === undefined || offset === cursor || !recent.add(offset)) return false;
           cursor = offset;
           return true;
         };

@@ -285,9 +285,16 @@ export class Printer {
       if (query) return plain((items) => this.#lines(items.map((item) => formats.value(item))));
       const paint = this.#color && this.#tty;
       return plain((items) => {
+        // One write per batch, joined with its length known (no second pass over the pieces, no spread).
         const pieces: Uint8Array[] = [];
-        for (const item of items) pieces.push(...formats.json(item));
-        const bytes = Buffer.concat(pieces);
+        let length = 0;
+        for (const item of items) {
+          for (const piece of formats.json(item)) {
+            pieces.push(piece);
+            length += piece.length;
+          }
+        }
+        const bytes = Buffer.concat(pieces, length);
         return io.write(paint ? colorJson(bytes.toString('utf8')) : bytes);
       });
     }
