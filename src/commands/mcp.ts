@@ -1,5 +1,5 @@
 import { examples, type SvcadmCommand } from '../cli/command.js';
-import type { Host } from '../cli/host.js';
+import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
 import { TENANT_ENVIRONMENT } from '../help/environment.js';
 
@@ -60,7 +60,11 @@ export function registerMcpCommand(program: SvcadmCommand, host: Host): void {
         'claude mcp add svcadm -- svcadm -p prod mcp',
       ),
     )
-    .action(
-      host.action<[], McpRaw>(async (inv, _args, raw) => (await import('./runs.js')).runMcp(inv, parseMcpOptions(raw))),
-    );
+    .action(host.action<[], McpRaw>((inv, _args, raw) => runMcp(inv, parseMcpOptions(raw))));
+}
+
+export async function runMcp(inv: Invocation, opts: McpOptions): Promise<void> {
+  // The SDK and zod load only here: no other command pays for them.
+  const { serveMcp } = await import('../mcp/server.js');
+  await serveMcp(inv, opts);
 }

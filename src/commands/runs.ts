@@ -5,7 +5,6 @@ export { runAuthStatus, runAuthToken } from './auth-run.js';
 export { runConnectionsList, runDeleteUser } from './connections-run.js';
 export { runEmulatorCommand } from './emulator-run.js';
 export { runEventsTail } from './events-run.js';
-export { runMcp } from './mcp-run.js';
 export {
   runProfilesAdd,
   runProfilesList,
