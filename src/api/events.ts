@@ -11,6 +11,7 @@ import { header } from './headers.js';
 import type { StreamResponse } from './http.js';
 import { classify, reconnectDelayMs, serverRetryMs } from './retry.js';
 import { SseLimitError, type SseMessage, SseParser } from './sse-parser.js';
+import { timestampOf } from './timestamp.js';
 
 /** What `GET /events` needs from the interface client (ApiClient provides it). */
 export interface EventsApi {
@@ -120,10 +121,7 @@ function isEventStream(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
-/** A time as the stream's `from_timestamp` takes it: `YYYY-MM-DDTHH:MM:SSZ`, the seconds rounded down. */
-export function timestampOf(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
+export { timestampOf };
 
 function parseJsonObject(data: Buffer): Record<string, unknown> | undefined {
   try {

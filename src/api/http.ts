@@ -1,5 +1,5 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, STATUS_CODES } from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 import type { Clock } from '../clock.js';
 import { type ErrorDetails, interruption, NetworkError, UsageError } from '../errors.js';
 import { rateLimitSummary } from './headers.js';
@@ -225,11 +225,17 @@ interface Route {
   proxy?: ChosenProxy;
 }
 
+/** node:https, loaded on first use (about 10 ms of start-up a plain-http or one-shot run need not pay up front). */
+function httpsModule(): typeof https {
+  return process.getBuiltinModule('node:https');
+}
+
 /** The one HTTP layer: keep-alive, time limits, retries, the --debug trace. */
 export class HttpClient {
   readonly #settings: HttpSettings;
   readonly #httpAgent = new http.Agent({ keepAlive: true });
-  readonly #httpsAgent = new https.Agent({ keepAlive: true });
+  // node:https (and TLS under it) is loaded the first time an https URL is asked for: a loopback tenant never needs it.
+  #httpsAgent: https.Agent | undefined;
   readonly #proxyAgents = new Map<string, Promise<http.Agent>>();
 
   constructor(settings: HttpSettings) {
@@ -242,7 +248,7 @@ export class HttpClient {
 
   close(): void {
     this.#httpAgent.destroy();
-    this.#httpsAgent.destroy();
+    this.#httpsAgent?.destroy();
     for (const agent of this.#proxyAgents.values())
       void agent.then(
         (a) => a.destroy(),
@@ -253,7 +259,11 @@ export class HttpClient {
   async #route(req: HttpRequest): Promise<Route> {
     const { proxyEnv } = this.#settings;
     const proxy = req.direct || !proxyEnv ? undefined : proxyFor(req.url, proxyEnv);
-    if (!proxy) return { agent: req.url.protocol === 'https:' ? this.#httpsAgent : this.#httpAgent };
+    if (!proxy) {
+      if (req.url.protocol !== 'https:') return { agent: this.#httpAgent };
+      this.#httpsAgent ??= new (httpsModule().Agent)({ keepAlive: true });
+      return { agent: this.#httpsAgent };
+    }
     const key = `${req.url.protocol} ${proxy.url.href}`;
     let agent = this.#proxyAgents.get(key);
     if (!agent) {
@@ -379,7 +389,7 @@ export class HttpClient {
     const abort = signal ? AbortSignal.any([signal, this.#settings.interrupt]) : this.#settings.interrupt;
     const { proxy } = route;
     let answered = false;
-    const request = (isHttps ? https : http).request(
+    const request = (isHttps ? httpsModule() : http).request(
       req.url,
       { method: req.method, headers, agent: route.agent, signal: abort },
       (res) => {

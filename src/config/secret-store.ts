@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Env } from '../context.js';
 import { AuthError } from '../errors.js';
@@ -73,6 +72,8 @@ function callKeyring(env: Env, service: string, account: string, request: Keyrin
   if (process.platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) {
     throw new KeyringUnavailable('no Secret Service: DBUS_SESSION_BUS_ADDRESS is not set');
   }
+  // node:child_process is loaded here, for the one keyring call, not at every start-up.
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const child = spawnSync(process.execPath, ['-e', KEYRING_CALL, bindingPath()], {
     input: JSON.stringify({ service, account, ...request }),
     env: { ...env, NODE_OPTIONS: '' },

@@ -1,9 +1,10 @@
-import { createInterface } from 'node:readline';
 import type { Io } from '../context.js';
 import { Interrupted } from '../errors.js';
 
 /** Asks a question on stderr and reads one line from a terminal's stdin. */
 export async function askLine(io: Io, question: string): Promise<string> {
+  // node:readline is loaded for a prompt, not at every start-up.
+  const { createInterface } = process.getBuiltinModule('node:readline');
   const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
   try {
     return await new Promise<string>((resolve, reject) => {

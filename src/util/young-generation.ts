@@ -1,4 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
+// node:v8 is loaded when a command asks for it, not at every start-up.
+const setFlagsFromString = (flags: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flags);
 
 /**
  * For commands that stream many small short-lived objects (`--all`, `events tail`): V8 otherwise keeps doubling the
