@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(root, 'bin', 'svcadm.js');
+const BIN = process.env.BENCH_BIN || join(root, 'bin', 'svcadm.js');
 
 export function timeProcess(args, env = {}) {
   return new Promise((resolve, reject) => {
