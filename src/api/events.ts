@@ -10,7 +10,8 @@ import { FATAL_STREAM_ERRORS } from './event-types.js';
 import { header } from './headers.js';
 import type { StreamResponse } from './http.js';
 import { classify, reconnectDelayMs, serverRetryMs } from './retry.js';
-import { SseLimitError, type SseMessage, SseParser } from './sse-parser.js';
+import { createSseFramer } from './sse-fast-path.js';
+import { SseLimitError, type SseMessage } from './sse-parser.js';
 import { timestampOf } from './timestamp.js';
 
 /** What `GET /events` needs from the interface client (ApiClient provides it). */
@@ -44,6 +45,11 @@ export interface SubscribeOptions {
   random(): number;
   /** A stream without a message (an event, a heartbeat, `retry:`) for this long is taken for dead; default 2 minutes. */
   idleMs?: number;
+  /**
+   * The events' lines may be overwritten once the next batch is asked for (no copy): for a caller that writes each
+   * batch and keeps nothing of it (`events tail`). Others get lines of their own.
+   */
+  reuseLines?: boolean;
 }
 
 /** An event to show. */
@@ -262,8 +268,10 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
           cursor = offset;
           return true;
         };
+        /** A message arrived in the current run: the idle timer starts again after it (once a run, not per message). */
+        let alive = false;
         const onMessage = (msg: SseMessage) => {
-          idle.refresh();
+          alive = true;
           const type = msg.event;
           if (type === 'offset-only' || !msg.hasData) {
             const offset = adopt(
@@ -309,7 +317,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
             if (offset !== undefined) batch.push({ kind: 'cursor', offset });
             return;
           }
-          const line = eventLine(type, msg.data);
+          const line = msg.line ?? eventLine(type, msg.data);
           if (line === undefined) {
             batch.push({ kind: 'warning', message: `skipped a ${clip(type)} message whose data is not a JSON object` });
             if (offset !== undefined) batch.push({ kind: 'cursor', offset });
@@ -317,27 +325,30 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
           }
           batch.push(new StreamEvent(type, offset, line));
         };
-        const parser = new SseParser({
-          message: onMessage,
-          retry: (ms) => {
-            idle.refresh();
-            retryMs = serverRetryMs(ms);
+        const framer = createSseFramer(
+          {
+            message: onMessage,
+            retry: (ms) => {
+              alive = true;
+              retryMs = serverRetryMs(ms);
+            },
           },
-        });
+          () => fatal !== undefined || endedByError !== undefined || rotated,
+          { reuseLines: opts.reuseLines },
+        );
         const stream = res.stream;
         const idle = clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
           let overflow: SseLimitError | undefined;
           for await (const run of chunkRuns(stream)) {
             try {
-              for (const chunk of run) {
-                parser.feed(chunk);
-                if (fatal || endedByError || rotated) break;
-              }
+              framer.feed(run);
             } catch (err) {
               if (!(err instanceof SseLimitError)) throw err;
               overflow = err;
             }
+            if (alive) idle.refresh();
+            alive = false;
             if (batch.length > 0) {
               const out = batch;
               batch = [];
