@@ -511,7 +511,7 @@ export function frame(
         // {"type":"<type>", then the data after its `{` (no comma before an empty object), then a line break.
         const typeLength = typeEnd - typeStart;
         const dataLength = dataEnd - dataStart;
-        const need = 11 + typeLength + dataLength;
+        const need = <usize>11 + typeLength + dataLength;
         if (out + need > <usize>outputCapacity) {
           stop(start, STOP_FULL);
           break;

@@ -46,6 +46,12 @@ const MAX_RECORDS = 4096;
 const INPUT_BYTES = 512 * 1024;
 /** A line is never longer than its message: a run's lines fit in as much as its input. */
 const OUTPUT_BYTES = INPUT_BYTES;
+/**
+ * Runs whose lines are kept as written before their area is used again (`reuseLines`): the caller may still be
+ * writing the lines of the last REUSED_AFTER - 1 runs while it feeds the next.
+ */
+export const REUSED_AFTER = 2;
+const OUTPUT_AREAS = REUSED_AFTER;
 /** Room past the input for reads of sixteen bytes at a time. */
 const SLACK = 64;
 const PAGE = 65536;
@@ -150,7 +156,8 @@ class FastFramer implements SseFramer {
   #parserHasIt = true;
   /** The memory's layout: [input][output][output][records], each area with slack after it. */
   readonly #input: number;
-  readonly #outputs: readonly [number, number];
+  readonly #outputs: readonly number[];
+  #turn = 0;
   readonly #records: number;
   readonly #memory: Buffer;
   readonly #ints: Int32Array;
@@ -169,9 +176,9 @@ class FastFramer implements SseFramer {
     this.#reuseLines = reuseLines;
     this.#input = wasm.heapStart();
     const first = this.#input + INPUT_BYTES + SLACK;
-    this.#outputs = [first, first + OUTPUT_BYTES + SLACK];
+    this.#outputs = Array.from({ length: OUTPUT_AREAS }, (_, k) => first + k * (OUTPUT_BYTES + SLACK));
     this.#output = first;
-    this.#records = first + 2 * (OUTPUT_BYTES + SLACK);
+    this.#records = first + OUTPUT_AREAS * (OUTPUT_BYTES + SLACK);
     const end = this.#records + MAX_RECORDS * RECORD_INTS * 4;
     const memory = wasm.memory;
     if (end > memory.buffer.byteLength) memory.grow(Math.ceil((end - memory.buffer.byteLength) / PAGE));
@@ -180,7 +187,8 @@ class FastFramer implements SseFramer {
   }
 
   feed(run: readonly Buffer[]): void {
-    this.#output = this.#output === this.#outputs[0] ? this.#outputs[1] : this.#outputs[0];
+    this.#turn = (this.#turn + 1) % OUTPUT_AREAS;
+    this.#output = this.#outputs[this.#turn]!;
     this.#outputUsed = 0;
     for (const chunk of run) if (!this.#take(chunk)) return;
     this.#drain();

@@ -1,4 +1,4 @@
-import { type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../api/events.js';
+import { REUSED_AFTER, type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../api/events.js';
 import { type Outage, StreamHealth } from '../api/stream-health.js';
 import type { Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
@@ -104,16 +104,16 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
    * The last batch written whose write may not have settled yet: the next batch is read and written meanwhile (a
    * pipe's reader and svcadm then work at once), and the cursor moves past a batch once its write has settled.
    */
-  let unsettled: { settled: Promise<void>; cursor: string | undefined; seen: number } | undefined;
+  const unsettled: Array<{ settled: Promise<void>; cursor: string | undefined; seen: number }> = [];
   // The cursor file moves only past lines the system took without error (at least once, never skipped).
-  const settle = async () => {
-    if (unsettled === undefined) return;
-    const batch = unsettled;
-    unsettled = undefined;
-    await batch.settled;
-    shown = batch.seen;
-    if (batch.cursor !== undefined && batch.cursor !== written) cursorFile?.update(batch.cursor);
-    written = batch.cursor;
+  const settle = async (keep: number) => {
+    while (unsettled.length > keep) {
+      const batch = unsettled.shift()!;
+      await batch.settled;
+      shown = batch.seen;
+      if (batch.cursor !== undefined && batch.cursor !== written) cursorFile?.update(batch.cursor);
+      written = batch.cursor;
+    }
   };
   // What is printed so far, and the cursor past it: after each batch (each acknowledged event in the live view).
   // `last`: and wait until all of it has settled.
@@ -138,9 +138,9 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       settled.catch(() => writeFailed.abort());
     }
     pending = [];
-    await settle();
-    unsettled = { settled: settled ?? Promise.resolve(), cursor, seen };
-    if (last || settled === undefined) await settle();
+    unsettled.push({ settled: settled ?? Promise.resolve(), cursor, seen });
+    // The next batch overwrites the lines of the one REUSED_AFTER back (subscribeEvents' `reuseLines`).
+    await settle(last || settled === undefined ? 0 : REUSED_AFTER - 1);
   };
   try {
     const subscription = subscribeEvents({
@@ -195,7 +195,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     }
     if (recordFailure !== undefined) {
       // Past a failed record nothing more is shown, and the cursor stays where the record ends.
-      await settle().catch(() => {});
+      await settle(0).catch(() => {});
       cursor = written;
       seen = shown;
     } else if (!isCursorFileFailure(err)) await flush(true);
