@@ -116,6 +116,8 @@ export class IOStreams {
     return new Promise((resolve, reject) => {
       const fail = (err: unknown) => reject(outputError('stdout', err));
       if (out.errored) return fail(out.errored);
+      // Nothing waits in the stream: every write has reached the system (a failed one would have set `errored`).
+      if (out.writableLength === 0) return resolve();
       out.write('', (err) => {
         if (err || out.errored) fail(err ?? out.errored);
         else resolve();
