@@ -15,6 +15,8 @@ export interface SseMessage {
   hasData: boolean;
   /** The `data:` lines joined by line feeds, as bytes; only valid during the `message` call. */
   data: Buffer;
+  /** The data's NDJSON line (`eventLine`), when the fast path (sse-fast-path.ts) already made it. */
+  line?: readonly Buffer[] | undefined;
 }
 
 export interface SseHandlers {
@@ -69,11 +71,19 @@ export class SseParser {
     this.#handlers = handlers;
   }
 
-  feed(input: Buffer): void {
+  /**
+   * Takes the next bytes of the stream. With `untilMessageEnd`, stops after the first blank line that ends in LF (a
+   * message boundary where nothing is pending) and returns the index in `input` after it; undefined when it took all.
+   */
+  feed(input: Buffer, untilMessageEnd = false): number | undefined {
     let chunk = input;
+    let skipped = 0;
     if (!this.#started) {
       this.#started = chunk.length > 0;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+        chunk = chunk.subarray(3);
+        skipped = 3;
+      }
     }
     let start = 0;
     if (this.#afterCR && chunk[0] === LF) start = 1;
@@ -95,6 +105,7 @@ export class SseParser {
       } else {
         this.#checkLine(end - start);
         this.#line(chunk, start, end);
+        if (untilMessageEnd && start === end && chunk[end] === LF) return skipped + end + 1;
       }
       if (chunk[end] === CR) {
         if (end + 1 === chunk.length) this.#afterCR = true;
@@ -107,6 +118,7 @@ export class SseParser {
       this.#pending.push(chunk.subarray(start));
       this.#pendingBytes += chunk.length - start;
     }
+    return undefined;
   }
 
   #checkLine(bytes: number): void {

@@ -1,4 +1,4 @@
-import { type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../api/events.js';
+import { REUSED_AFTER, type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../api/events.js';
 import { type Outage, StreamHealth } from '../api/stream-health.js';
 import type { Invocation } from '../cli/host.js';
 import type { Clock } from '../clock.js';
@@ -73,7 +73,14 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   if (opts.forward) announceForwarding(inv.out, opts.forward);
   const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
   // `q` in the interactive view stops as --max-events does.
-  const signal = AbortSignal.any([ctx.interrupt, stop.signal, ...(stream.quit ? [stream.quit] : [])]);
+  // A write that fails after it was handed over stops the tail at once (the failure is thrown where it is awaited).
+  const writeFailed = new AbortController();
+  const signal = AbortSignal.any([
+    ctx.interrupt,
+    stop.signal,
+    writeFailed.signal,
+    ...(stream.quit ? [stream.quit] : []),
+  ]);
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
@@ -93,8 +100,24 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, stream.notice);
   let pending: EventItem[] = [];
   let written = cursor;
+  /**
+   * The last batch written whose write may not have settled yet: the next batch is read and written meanwhile (a
+   * pipe's reader and svcadm then work at once), and the cursor moves past a batch once its write has settled.
+   */
+  const unsettled: Array<{ settled: Promise<void>; cursor: string | undefined; seen: number }> = [];
+  // The cursor file moves only past lines the system took without error (at least once, never skipped).
+  const settle = async (keep: number) => {
+    while (unsettled.length > keep) {
+      const batch = unsettled.shift()!;
+      await batch.settled;
+      shown = batch.seen;
+      if (batch.cursor !== undefined && batch.cursor !== written) cursorFile?.update(batch.cursor);
+      written = batch.cursor;
+    }
+  };
   // What is printed so far, and the cursor past it: after each batch (each acknowledged event in the live view).
-  const flush = async () => {
+  // `last`: and wait until all of it has settled.
+  const flush = async (last = false) => {
     status.seen = seen;
     status.cursor = cursor;
     // The status first: the live view draws it under the new lines (and again at most every 100 ms).
@@ -107,15 +130,17 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         throw err;
       }
     }
+    let settled: Promise<void> | undefined;
     if (pending.length > 0) {
       await stream.write(pending);
-      // The cursor file moves only past lines the system took without error (at least once, never skipped).
-      await inv.io.settled();
+      settled = inv.io.settled();
+      // Awaited at the next flush, or at the end when the failure stops the stream.
+      settled.catch(() => writeFailed.abort());
     }
-    shown = seen;
     pending = [];
-    if (cursor !== undefined && cursor !== written) cursorFile?.update(cursor);
-    written = cursor;
+    unsettled.push({ settled: settled ?? Promise.resolve(), cursor, seen });
+    // The next batch overwrites the lines of the one REUSED_AFTER back (subscribeEvents' `reuseLines`).
+    await settle(last || settled === undefined ? 0 : REUSED_AFTER - 1);
   };
   try {
     const subscription = subscribeEvents({
@@ -127,6 +152,8 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       signal,
       clock,
       random: ctx.random,
+      // Each batch is written (and its write settled) before the next is asked for; no line is kept past it.
+      reuseLines: true,
     });
     for await (const batch of subscription) {
       for (const item of batch) {
@@ -154,6 +181,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       await flush();
       if (full) break;
     }
+    await flush(true);
   } catch (err) {
     failure = err;
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
@@ -167,9 +195,10 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     }
     if (recordFailure !== undefined) {
       // Past a failed record nothing more is shown, and the cursor stays where the record ends.
+      await settle(0).catch(() => {});
       cursor = written;
       seen = shown;
-    } else if (!isCursorFileFailure(err)) await flush();
+    } else if (!isCursorFileFailure(err)) await flush(true);
   } finally {
     timer?.cancel();
     ticker?.cancel();

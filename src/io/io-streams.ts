@@ -31,10 +31,20 @@ export function outputFailure(stream: OutStream, name: 'stdout' | 'stderr'): Out
   return outputError(name, err);
 }
 
-/** Writes and waits for the stream to take the data, so a large output is never held in memory. */
-export function writeOut(stream: OutStream, text: string | Uint8Array): Promise<void> | undefined {
+/**
+ * How much of a stream of items may wait for a slow reader before a write waits too: enough that a pipe's reader
+ * and svcadm work at once, little enough that a large output is never held in memory.
+ */
+export const STREAM_QUEUE_BYTES = 1024 * 1024;
+
+/**
+ * Writes, and waits for the stream to take the data, so a large output is never held in memory: at once, or once
+ * more than `queueBytes` wait.
+ */
+export function writeOut(stream: OutStream, text: string | Uint8Array, queueBytes = 0): Promise<void> | undefined {
   if (stream.errored) return Promise.reject(stream.errored);
   if (stream.write(text)) return undefined;
+  if (!stream.errored && stream.writableLength <= queueBytes) return undefined;
   return new Promise((resolve, reject) => {
     const done = (err?: Error | null) => {
       stream.off('drain', onDrain);
@@ -85,10 +95,13 @@ export class IOStreams {
     return this.#globals.quiet;
   }
 
-  /** Writes data to stdout, waiting when the reader is slow; a failed write is an OutputError (exit 74). */
-  async write(text: string | Uint8Array): Promise<void> {
+  /**
+   * Writes data to stdout, waiting when the reader is slow (or more than `queueBytes` wait); a failed write is an
+   * OutputError (exit 74).
+   */
+  async write(text: string | Uint8Array, queueBytes = 0): Promise<void> {
     try {
-      await writeOut(this.stdout, text);
+      await writeOut(this.stdout, text, queueBytes);
     } catch (err) {
       throw outputError('stdout', err);
     }
@@ -103,6 +116,8 @@ export class IOStreams {
     return new Promise((resolve, reject) => {
       const fail = (err: unknown) => reject(outputError('stdout', err));
       if (out.errored) return fail(out.errored);
+      // Nothing waits in the stream: every write has reached the system (a failed one would have set `errored`).
+      if (out.writableLength === 0) return resolve();
       out.write('', (err) => {
         if (err || out.errored) fail(err ?? out.errored);
         else resolve();

@@ -7,7 +7,8 @@ import { fetchedText } from '../render/progress-text.js';
 import type { Query } from '../render/query.js';
 import { escapeJsonText, neutralize } from '../render/sanitize.js';
 import type { TableSpec } from '../render/table-model.js';
-import type { IOStreams } from './io-streams.js';
+import { ByteJoiner } from '../util/byte-joiner.js';
+import { type IOStreams, STREAM_QUEUE_BYTES } from './io-streams.js';
 import { streamViewKind } from './live-view-choice.js';
 
 /** How a stream of items (events tail) is shown to people: loaded only when a table was asked for. */
@@ -285,17 +286,11 @@ export class Printer {
       if (query) return plain((items) => this.#lines(items.map((item) => formats.value(item))));
       const paint = this.#color && this.#tty;
       return plain((items) => {
-        // One write per batch, joined with its length known (no second pass over the pieces, no spread).
-        const pieces: Uint8Array[] = [];
-        let length = 0;
-        for (const item of items) {
-          for (const piece of formats.json(item)) {
-            pieces.push(piece);
-            length += piece.length;
-          }
-        }
-        const bytes = Buffer.concat(pieces, length);
-        return io.write(paint ? colorJson(bytes.toString('utf8')) : bytes);
+        // One write per batch.
+        const joiner = new ByteJoiner();
+        for (const item of items) for (const piece of formats.json(item)) joiner.add(piece);
+        const bytes = joiner.bytes();
+        return io.write(paint ? colorJson(bytes.toString('utf8')) : bytes, STREAM_QUEUE_BYTES);
       });
     }
     const view = await formats.view();

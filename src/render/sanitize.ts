@@ -5,7 +5,7 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
  * (bidi marks and overrides, zero-width characters, U+00AD, U+061C, the invisible tag block…) and the line and
  * paragraph separators. One table: the regular expressions below and `isUnsafeCodePoint` are built from it.
  */
-const UNSAFE_RANGES: ReadonlyArray<readonly [number, number]> = [
+export const UNSAFE_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x0000, 0x001f],
   [0x007f, 0x009f],
   [0x00ad, 0x00ad],
