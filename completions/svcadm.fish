@@ -217,7 +217,7 @@ complete -c svcadm -n '__svcadm_in "users permissions"' -l page -x -d 'page inde
 complete -c svcadm -n '__svcadm_in "users permissions"' -l per-page -x -d 'results per page, 1 to 100 (--all uses 100)'
 complete -c svcadm -n '__svcadm_in "users permissions"' -l include-totals -d 'return the page inside an object with the total count (json)'
 complete -c svcadm -n '__svcadm_in "users permissions"' -l all -d 'fetch every page and print every permission once, in order (not with --page)'
-complete -c svcadm -n '__svcadm_in "users permissions"' -l concurrency -x -d 'pages fetched at once with --all, 1 to 16 (default 4; fewer while the rate limit runs low)'
+complete -c svcadm -n '__svcadm_in "users permissions"' -l concurrency -x -d 'pages fetched at once with --all, 1 to 16 (default 8; fewer while the rate limit runs low)'
 complete -c svcadm -n '__svcadm_at "connections"' -a 'list' -d 'list connections and their ids (GET /connections)'
 complete -c svcadm -n '__svcadm_help_at "connections"' -a 'list' -d 'list connections and their ids (GET /connections)'
 complete -c svcadm -n '__svcadm_at "connections"' -a 'delete-user' -d 'delete one user of a database connection by e-mail (DELETE /connections/{id}/users)'

@@ -123,6 +123,12 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
 }
 
 /**
+ * Offset pages in flight at once unless `--concurrency` says otherwise (`--all`, `svcadm api --paginate`). Why 8
+ * and how it behaves under a tenant's rate limit: design notes, "Pages at once".
+ */
+export const OFFSET_CONCURRENCY_DEFAULT = 8;
+
+/**
  * Drops to one request at a time while `X-RateLimit-Remaining` is low (at most the larger of the concurrency and
  * a tenth of `X-RateLimit-Limit`), and climbs back one step per comfortable answer.
  */

@@ -6,7 +6,13 @@ import { apiErrorFrom } from './error-body.js';
 import type { HttpMethod, HttpRequest, RetryPolicy } from './http.js';
 import { MAX_JSON_DEPTH, malformedAnswer, nestsDeeperThan } from './json-answer.js';
 import type { PagerPage } from './pagers.js';
-import { checkpointPages, deduplicator, type OffsetAnswer, offsetList } from './paginate.js';
+import {
+  checkpointPages,
+  deduplicator,
+  OFFSET_CONCURRENCY_DEFAULT,
+  type OffsetAnswer,
+  offsetList,
+} from './paginate.js';
 import { displayPath } from './request-path.js';
 
 /** One call of `svcadm api`, ready to send. */
@@ -151,8 +157,6 @@ const CHECKPOINT_PARAMS = ['from', 'take'];
 const OFFSET_PARAMS = ['page', 'per_page', 'include_totals'];
 /** Offset lists are asked at the largest page the interface serves, unless per_page says otherwise (as --all). */
 export const PAGINATE_PER_PAGE = 100;
-/** Offset pages in flight at once (fewer while the rate limit runs low), as `--all` by default. */
-export const PAGINATE_CONCURRENCY = 4;
 
 /** What `--paginate` found: every page of a list, or an answer that is not a list (printed as it is). */
 export type Pagination =
@@ -239,7 +243,7 @@ async function* offsetPages(api: ApiClient, req: PassthroughRequest): AsyncGener
       return { items: list.items, headers: answer.headers, totals: list.totals };
     },
     perPage: perPageOf(req),
-    concurrency: PAGINATE_CONCURRENCY,
+    concurrency: OFFSET_CONCURRENCY_DEFAULT,
     key: itemKey,
     what: 'items',
   });

@@ -1,5 +1,6 @@
 import { findUsersByEmail, listUserPermissions, permissionItems } from '../api/endpoints.js';
 import { PERMISSIONS_PAGE_MAX, userPermissionPages } from '../api/pagers.js';
+import { OFFSET_CONCURRENCY_DEFAULT } from '../api/paginate.js';
 import type { EmailUser, PermissionSource, UserPermission } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
@@ -12,7 +13,6 @@ import { EMAIL_MAX, parseEmail } from './connections.js';
 
 export const PER_PAGE_MIN = 1;
 export const PER_PAGE_MAX = PERMISSIONS_PAGE_MAX;
-export const CONCURRENCY_DEFAULT = 4;
 export const CONCURRENCY_MAX = 16;
 
 export interface UserPermissionsRaw {
@@ -43,7 +43,7 @@ export function parseUserPermissionsOptions(userId: string, raw: UserPermissions
     raw.perPage === undefined ? undefined : parseIntegerOption(raw.perPage, '--per-page', PER_PAGE_MIN, PER_PAGE_MAX);
   const concurrency =
     raw.concurrency === undefined
-      ? CONCURRENCY_DEFAULT
+      ? OFFSET_CONCURRENCY_DEFAULT
       : parseIntegerOption(raw.concurrency, '--concurrency', 1, CONCURRENCY_MAX);
   return { userId, page, perPage, includeTotals: raw.includeTotals === true, all, concurrency };
 }
@@ -78,7 +78,7 @@ export function registerUsersCommands(program: SvcadmCommand, host: Host): void 
     .option('--all', 'fetch every page and print every permission once, in order (not with --page)')
     .option(
       '--concurrency <n>',
-      `pages fetched at once with --all, 1 to ${CONCURRENCY_MAX} (default ${CONCURRENCY_DEFAULT}; fewer while the rate limit runs low)`,
+      `pages fetched at once with --all, 1 to ${CONCURRENCY_MAX} (default ${OFFSET_CONCURRENCY_DEFAULT}; fewer while the rate limit runs low)`,
     )
     .addHelpText(
       'after',

@@ -108,7 +108,7 @@ export async function run({ pairs = 5 } = {}) {
   const ratio = speed.sequential / speed.concurrent;
   return [
     {
-      name: 'users permissions --all -o ndjson, 5,000 items, 20 ms latency: concurrency 4 vs sequential pages (whole processes)',
+      name: 'users permissions --all -o ndjson, 5,000 items, 20 ms latency: the default concurrency vs sequential pages (whole processes)',
       baseline: speed.sequential,
       measured: speed.concurrent,
       ratio,

@@ -4,7 +4,8 @@ import type { UserPermission, UserPermissionTotals } from '../../src/api/types.j
 import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
 import { neutralize } from '../../src/render/sanitize.js';
-import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
+import { VirtualClock } from '../helpers/clock.js';
+import { startTestEmulator, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -112,7 +113,7 @@ describe('users permissions: invalid input exits 2 and sends nothing', () => {
       perPage: undefined,
       includeTotals: false,
       all: false,
-      concurrency: 4,
+      concurrency: 8,
     });
     expect(parseUserPermissionsOptions('u', { page: '0', perPage: '100', includeTotals: true })).toMatchObject({
       page: 0,
@@ -328,37 +329,45 @@ describe('users permissions --all: concurrency, order and de-duplication', () =>
   const localEnv = (url: string) => ({ ...env, SVCADM_DOMAIN: url, SVCADM_TOKEN: 't' });
   const list = Array.from({ length: 25 }, (_, i) => perm(i));
 
-  it('keeps 4 pages in flight by default and prints in order though answers come back reversed', async () => {
-    const held: Array<() => void> = [];
-    let inFlight = 0;
-    let maxInFlight = 0;
-    const local = await startLoopback([
-      serve(list, {
-        hold: (req, respond) => {
-          const done = () => {
-            inFlight--;
-            respond();
-          };
-          if (req.url.includes('include_totals')) return respond();
-          inFlight++;
-          maxInFlight = Math.max(maxInFlight, inFlight);
-          held.push(done);
-          // Answer the first four only once all four are waiting, last first.
-          if (held.length === 4) for (const answer of held.splice(0).reverse()) answer();
-        },
-      }),
-    ]);
-    try {
-      const r = await runCli(['users', 'permissions', 'u', '--all', '--per-page', '5', '-o', 'ndjson'], {
-        env: localEnv(local.url),
-      });
-      expect(r.code).toBe(0);
-      expect(r.stdout).toBe(list.map((p) => jsonLine(p)).join(''));
-      expect(maxInFlight).toBe(4);
-    } finally {
-      await local.close();
-    }
-  });
+  // The default (design notes, "Pages at once"), written out: a test that read the constant would pass with any value.
+  const DEFAULT_IN_FLIGHT = 8;
+  const nine = Array.from({ length: 45 }, (_, i) => perm(i)); // page 0, then 8 pages of 5
+
+  it.each([
+    ['users permissions --all', ['users', 'permissions', 'u', '--all', '--per-page', '5', '-o', 'ndjson']],
+    ['api --paginate', ['api', '/users/u/permissions', '-F', 'per_page=5', '--paginate', '-o', 'ndjson']],
+  ])(
+    '%s keeps 8 pages in flight by default and prints in order though answers come back reversed',
+    async (_name, argv) => {
+      const held: Array<() => void> = [];
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const local = await startLoopback([
+        serve(nine, {
+          hold: (req, respond) => {
+            const done = () => {
+              inFlight--;
+              respond();
+            };
+            if (req.url.includes('include_totals')) return respond();
+            inFlight++;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            held.push(done);
+            // Answered only once all eight are waiting, last first: fewer in flight never gets an answer.
+            if (held.length === DEFAULT_IN_FLIGHT) for (const answer of held.splice(0).reverse()) answer();
+          },
+        }),
+      ]);
+      try {
+        const r = await runCli(argv, { env: localEnv(local.url) });
+        expect(r).toEqual({ code: 0, stdout: nine.map((p) => jsonLine(p)).join(''), stderr: '' });
+        expect(maxInFlight).toBe(DEFAULT_IN_FLIGHT);
+        expect(local.requests).toHaveLength(9);
+      } finally {
+        await local.close();
+      }
+    },
+  );
 
   it('fetches one page at a time with --concurrency 1', async () => {
     let inFlight = 0;
@@ -527,6 +536,33 @@ describe('users permissions against a tenant that caps pages (api-notes: the pag
       );
     } finally {
       await local.close();
+    }
+  });
+});
+
+describe('users permissions --all under the tenant rate limit, at the default concurrency', () => {
+  it('never sends more at once than the bucket holds: a 429 only where the bucket runs dry, waited out as asked', async () => {
+    // A bucket of 10 refilled at 10 a second on the CLI's own clock: it refills only while svcadm waits.
+    const clock = new VirtualClock();
+    const limited = await startTestEmulator({ eventRate: 0, rateLimit: 10, now: () => clock.now() });
+    try {
+      const r = await runCli(['users', 'permissions', limited.fixtures.bulkUserId, '--all', '-o', 'ndjson'], {
+        env: { ...limited.env, NO_COLOR: '1' },
+        clock,
+      });
+      const statuses = (await limited.requests()).requests
+        .filter((q) => q.path === pathOf(limited.fixtures.bulkUserId))
+        .map((q) => q.status);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      // Both emulators are seeded alike: the file's unlimited one gives the expected list page by page.
+      expect(r.stdout).toBe((await everything(bulkId())).map((p) => jsonLine(p)).join(''));
+      // 24 pages of 50. Page 0 leaves 9: the next 8 go at once and leave 1; from there one at a time.
+      const ok = (n: number) => Array<number>(n).fill(200);
+      expect(statuses).toEqual([...ok(10), 429, ...ok(10), 429, ...ok(4)]);
+      expect(clock.sleeps).toEqual([1000, 1000]);
+    } finally {
+      await limited.close();
     }
   });
 });

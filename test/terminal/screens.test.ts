@@ -149,7 +149,7 @@ Options:
                      permission once, in order (not with
                      --page)
   --concurrency <n>  pages fetched at once with --all, 1 to
-                     16 (default 4; fewer while the rate
+                     16 (default 8; fewer while the rate
                      limit runs low)
   -h, --help         show help
 
@@ -199,7 +199,7 @@ Options:
                      (json)
   --all              fetch every page and print every permission once, in order
                      (not with --page)
-  --concurrency <n>  pages fetched at once with --all, 1 to 16 (default 4; fewer
+  --concurrency <n>  pages fetched at once with --all, 1 to 16 (default 8; fewer
                      while the rate limit runs low)
   -h, --help         show help
 
@@ -241,7 +241,7 @@ Options:
   --per-page <n>     results per page, 1 to 100 (--all uses 100)
   --include-totals   return the page inside an object with the total count (json)
   --all              fetch every page and print every permission once, in order (not with --page)
-  --concurrency <n>  pages fetched at once with --all, 1 to 16 (default 4; fewer while the rate limit runs low)
+  --concurrency <n>  pages fetched at once with --all, 1 to 16 (default 8; fewer while the rate limit runs low)
   -h, --help         show help
 
 Global options (svcadm --help): -p, --domain, -o, --query, …
