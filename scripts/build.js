@@ -39,9 +39,6 @@ await build({
   platform: 'node',
   target: 'node20',
   external: [
-    // Bundled, commander made a 100,000-event tail peak about 10 MB higher in the same run; loaded from
-    // node_modules it does not (README, design notes). It stays the one runtime dependency.
-    'commander',
     // A native binding (prebuilt per platform, an optional dependency): never bundled, and only ever loaded by the
     // child process that makes one keyring call (src/config/secret-store.ts).
     '@napi-rs/keyring',
