@@ -42,17 +42,19 @@ export function oneMainChunk(root) {
  * Node's built-ins through `process.getBuiltinModule`, not `import`: each imported built-in costs the ESM loader a
  * facade that reads every export, getters included (node:process then loads its report module, node:crypto its
  * webcrypto). Data properties are exported by name; a named import of an accessor (`fs.promises`) fails the build.
- * A dynamic `import('node:…')` is left to Node.
+ * `require()` in bundled CommonJS (commander) gets the module object itself, without esbuild copying its exports,
+ * and node:child_process only on first use: commander requires it at load for executable subcommands, which svcadm
+ * never declares. A dynamic `import('node:…')` is left to Node.
  */
 export const builtinsWithoutImport = {
   name: 'builtins-without-import',
   setup(b) {
     const names = new RegExp(`^(node:)?(${builtinModules.join('|').replaceAll('/', '\\/')})$`);
-    b.onResolve({ filter: names }, (args) =>
-      args.kind === 'dynamic-import'
-        ? undefined
-        : { path: args.path.startsWith('node:') ? args.path : `node:${args.path}`, namespace: 'builtin' },
-    );
+    b.onResolve({ filter: names }, (args) => {
+      if (args.kind === 'dynamic-import') return undefined;
+      const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+      return { path, namespace: args.kind === 'require-call' ? 'builtin-required' : 'builtin' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
       const exported = Object.entries(Object.getOwnPropertyDescriptors(createRequire(import.meta.url)(args.path)))
         .filter(([name, d]) => 'value' in d && name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name))
@@ -62,6 +64,14 @@ export const builtinsWithoutImport = {
         contents: `const m = process.getBuiltinModule(${id});\nexport default m;\nexport const { ${exported.join(', ')} } = m;\n`,
         loader: 'js',
       };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin-required' }, (args) => {
+      const id = JSON.stringify(args.path);
+      const contents =
+        args.path === 'node:child_process'
+          ? `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= process.getBuiltinModule(${id}))[key] });\n`
+          : `module.exports = process.getBuiltinModule(${id});\n`;
+      return { contents, loader: 'js' };
     });
   },
 };
