@@ -1,6 +1,6 @@
 // esbuild plugins that shape dist/ for start-up: what `svcadm policies get` loads before its request is one chunk,
 // and Node's built-ins are reached without the ESM loader (design notes, "Start-up, round 4").
-import { builtinModules, createRequire } from 'node:module';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
 /**
@@ -41,10 +41,10 @@ export function oneMainChunk(root) {
 /**
  * Node's built-ins through `process.getBuiltinModule`, not `import`: each imported built-in costs the ESM loader a
  * facade that reads every export, getters included (node:process then loads its report module, node:crypto its
- * webcrypto). Data properties are exported by name; a named import of an accessor (`fs.promises`) fails the build.
- * `require()` in bundled CommonJS (commander) gets the module object itself, without esbuild copying its exports,
- * and node:child_process only on first use: commander requires it at load for executable subcommands, which svcadm
- * never declares. A dynamic `import('node:…')` is left to Node.
+ * webcrypto, and a newer Node warns about deprecated ones such as `fs.F_OK`). Here an export is read where it is
+ * used: esbuild's CommonJS interop gives each import a getter. node:child_process, which commander requires at load
+ * for executable subcommands svcadm never declares, is loaded on first use. A dynamic `import('node:…')` is left to
+ * Node.
  */
 export const builtinsWithoutImport = {
   name: 'builtins-without-import',
@@ -53,25 +53,16 @@ export const builtinsWithoutImport = {
     b.onResolve({ filter: names }, (args) => {
       if (args.kind === 'dynamic-import') return undefined;
       const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
-      return { path, namespace: args.kind === 'require-call' ? 'builtin-required' : 'builtin' };
+      const onFirstUse = args.kind === 'require-call' && path === 'node:child_process';
+      return { path, namespace: onFirstUse ? 'builtin-on-first-use' : 'builtin' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
-      const exported = Object.entries(Object.getOwnPropertyDescriptors(createRequire(import.meta.url)(args.path)))
-        .filter(([name, d]) => 'value' in d && name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name))
-        .map(([name]) => name);
-      const id = JSON.stringify(args.path);
-      return {
-        contents: `const m = process.getBuiltinModule(${id});\nexport default m;\nexport const { ${exported.join(', ')} } = m;\n`,
-        loader: 'js',
-      };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'builtin-required' }, (args) => {
-      const id = JSON.stringify(args.path);
-      const contents =
-        args.path === 'node:child_process'
-          ? `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= process.getBuiltinModule(${id}))[key] });\n`
-          : `module.exports = process.getBuiltinModule(${id});\n`;
-      return { contents, loader: 'js' };
-    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-on-first-use' }, (args) => ({
+      contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= process.getBuiltinModule(${JSON.stringify(args.path)}))[key] });\n`,
+      loader: 'js',
+    }));
   },
 };
