@@ -5,12 +5,12 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { builtinsWithoutImport, oneMainChunk } from './start-up-plugins.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // Some bundled CommonJS modules call require() for Node's built-ins; ESM output has no require of its own.
-const requireShim =
-  "import { createRequire as __svcadmCreateRequire } from 'node:module'; const require = __svcadmCreateRequire(import.meta.url);";
+const requireShim = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 // Ink connects to React's devtools when DEV=true: that module (and react-devtools-core, not installed) is left out
 // of the bundle, so a user's DEV variable cannot make the live view load a websocket client or a missing module.
 const noInkDevtools = {
@@ -27,7 +27,10 @@ const noInkDevtools = {
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/main.ts', 'src/emulator/server.ts'],
+  entryPoints: [
+    { in: 'src/main.ts', out: 'main' },
+    { in: 'src/emulator/server.ts', out: 'emulator/server' },
+  ],
   outdir: 'dist',
   outbase: 'src',
   bundle: true,
@@ -36,9 +39,6 @@ await build({
   platform: 'node',
   target: 'node20',
   external: [
-    // Bundled, commander made a 100,000-event tail peak about 10 MB higher in the same run; loaded from
-    // node_modules it does not (README, design notes). It stays the one runtime dependency.
-    'commander',
     // A native binding (prebuilt per platform, an optional dependency): never bundled, and only ever loaded by the
     // child process that makes one keyring call (src/config/secret-store.ts).
     '@napi-rs/keyring',
@@ -48,6 +48,6 @@ await build({
   banner: { js: requireShim },
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVCADM_VERSION: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
-  plugins: [noInkDevtools],
+  plugins: [noInkDevtools, oneMainChunk(root), builtinsWithoutImport],
   logLevel: 'warning',
 });

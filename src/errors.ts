@@ -1,4 +1,4 @@
-import { CommanderError } from './cli/commander.js';
+import { CommanderError } from 'commander';
 
 /** What went wrong, in the terms of the exit codes: every failure svcadm reports has one of these kinds. */
 export type ErrorKind =

@@ -1,0 +1,68 @@
+// esbuild plugins that shape dist/ for start-up: what `svcadm policies get` loads before its request is one chunk,
+// and Node's built-ins are reached without the ESM loader (design notes, "Start-up, round 4").
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+
+/**
+ * esbuild puts a module in a chunk of its own for each set of entry points that reach it, and every dynamic
+ * `import()` is an entry point: main.js's code was spread over a dozen files, and on Node 20 each ESM file costs more
+ * than its bytes. Every other entry (the emulator, and each module our code imports lazily, which runs beside
+ * main.ts anyway) is made to import src/main.ts too: all that main.ts reaches is then reached from every entry alike,
+ * and is one chunk. Our lazy modules are read by name (`const { x } = await import(…)`), which `export *` keeps.
+ */
+export function oneMainChunk(root) {
+  const src = join(root, 'src');
+  const mainSource = join(src, 'main.ts');
+  const ALONGSIDE = 'alongside-main';
+  return {
+    name: 'one-main-chunk',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        const ours = args.kind === 'entry-point' || (args.kind === 'dynamic-import' && args.importer.startsWith(src));
+        if (!ours || args.pluginData === ALONGSIDE) return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          pluginData: ALONGSIDE,
+        });
+        if (found.errors.length > 0) return undefined;
+        if (found.external || found.namespace !== 'file' || found.path === mainSource) return found;
+        return { path: found.path, namespace: ALONGSIDE };
+      });
+      b.onLoad({ filter: /.*/, namespace: ALONGSIDE }, (args) => ({
+        contents: `import ${JSON.stringify(mainSource)};\nexport * from ${JSON.stringify(args.path)};\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Node's built-ins through `process.getBuiltinModule`, not `import`: each imported built-in costs the ESM loader a
+ * facade that reads every export, getters included (node:process then loads its report module, node:crypto its
+ * webcrypto, and a newer Node warns about deprecated ones such as `fs.F_OK`). Here an export is read where it is
+ * used: esbuild's CommonJS interop gives each import a getter. node:child_process, which commander requires at load
+ * for executable subcommands svcadm never declares, is loaded on first use. A dynamic `import('node:…')` is left to
+ * Node.
+ */
+export const builtinsWithoutImport = {
+  name: 'builtins-without-import',
+  setup(b) {
+    const names = new RegExp(`^(node:)?(${builtinModules.join('|').replaceAll('/', '\\/')})$`);
+    b.onResolve({ filter: names }, (args) => {
+      if (args.kind === 'dynamic-import') return undefined;
+      const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+      const onFirstUse = args.kind === 'require-call' && path === 'node:child_process';
+      return { path, namespace: onFirstUse ? 'builtin-on-first-use' : 'builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-on-first-use' }, (args) => ({
+      contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= process.getBuiltinModule(${JSON.stringify(args.path)}))[key] });\n`,
+      loader: 'js',
+    }));
+  },
+};
