@@ -42,9 +42,7 @@ export function oneMainChunk(root) {
  * Node's built-ins through `process.getBuiltinModule`, not `import`: each imported built-in costs the ESM loader a
  * facade that reads every export, getters included (node:process then loads its report module, node:crypto its
  * webcrypto, and a newer Node warns about deprecated ones such as `fs.F_OK`). Here an export is read where it is
- * used: esbuild's CommonJS interop gives each import a getter. node:child_process, which commander requires at load
- * for executable subcommands svcadm never declares, is loaded on first use. A dynamic `import('node:…')` is left to
- * Node.
+ * used: esbuild's CommonJS interop gives each import a getter. A dynamic `import('node:…')` is left to Node.
  */
 export const builtinsWithoutImport = {
   name: 'builtins-without-import',
@@ -53,15 +51,10 @@ export const builtinsWithoutImport = {
     b.onResolve({ filter: names }, (args) => {
       if (args.kind === 'dynamic-import') return undefined;
       const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
-      const onFirstUse = args.kind === 'require-call' && path === 'node:child_process';
-      return { path, namespace: onFirstUse ? 'builtin-on-first-use' : 'builtin' };
+      return { path, namespace: 'builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
       contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
-      loader: 'js',
-    }));
-    b.onLoad({ filter: /.*/, namespace: 'builtin-on-first-use' }, (args) => ({
-      contents: `let m;\nmodule.exports = new Proxy({}, { get: (_, key) => (m ??= process.getBuiltinModule(${JSON.stringify(args.path)}))[key] });\n`,
       loader: 'js',
     }));
   },

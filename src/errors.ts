@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { CommanderError } from './cli/commander.js';
 
 /** What went wrong, in the terms of the exit codes: every failure svcadm reports has one of these kinds. */
 export type ErrorKind =

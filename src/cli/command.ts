@@ -1,6 +1,7 @@
-import { Command, type HelpContext, Option } from 'commander';
+import type { HelpContext } from 'commander';
 import { UsageError } from '../errors.js';
 import type { EnvironmentVariable } from '../help/environment.js';
+import { Command, Option } from './commander.js';
 
 /** What can be completed where a value is expected. */
 export type ValueSpec =

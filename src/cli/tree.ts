@@ -1,5 +1,5 @@
-import { type Argument, type Command, Help, type Option } from 'commander';
 import { SvcadmCommand, SvcadmOption, type ValueSpec } from './command.js';
+import { type Argument, type Command, Help, type Option } from './commander.js';
 
 /**
  * The one walk over the commander tree that help, completion and `svcadm commands` share: which commands and options

@@ -1,5 +1,5 @@
-import { Argument } from 'commander';
 import { examples, type SvcadmCommand } from '../cli/command.js';
+import { Argument } from '../cli/commander.js';
 import type { Host } from '../cli/host.js';
 import { SHELLS, type Shell } from '../completion/shells.js';
 import { readProfiles } from '../config/profile-store.js';

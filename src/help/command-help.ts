@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
-import { type Argument, type Command, Help, type HelpConfiguration, type Option } from 'commander';
+import type { HelpConfiguration } from 'commander';
 import { SvcadmCommand } from '../cli/command.js';
+import { type Argument, type Command, Help, type Option } from '../cli/commander.js';
 import type { OutStream } from '../context.js';
 import { UsageError } from '../errors.js';
 import { type EnvironmentVariable, environmentLines, TENANT_ENVIRONMENT } from './environment.js';
