@@ -50,6 +50,8 @@ export interface SubscribeOptions {
    * that has written each batch by then and keeps nothing of it (`events tail`). Others get lines of their own.
    */
   reuseLines?: boolean;
+  /** Told the size of each run of bytes received. */
+  received?(bytes: number): void;
 }
 
 /** An event to show. */
@@ -386,6 +388,11 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         try {
           let overflow: SseLimitError | undefined;
           for await (const run of chunkRuns(stream)) {
+            if (opts.received) {
+              let bytes = 0;
+              for (const chunk of run) bytes += chunk.length;
+              opts.received(bytes);
+            }
             try {
               framer.feed(run);
             } catch (err) {

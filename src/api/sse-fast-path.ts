@@ -1,5 +1,6 @@
 import { SSE_FRAME_WASM } from '../generated/sse-frame-wasm.js';
 import { UNSAFE_RANGES } from '../render/sanitize.js';
+import { CHUNK_RUN_MAX_BYTES } from './chunk-runs.js';
 import { type SseHandlers, type SseMessage, SseParser } from './sse-parser.js';
 
 /**
@@ -41,9 +42,13 @@ export function createSseFramer(handlers: SseHandlers, stop: () => boolean, opti
 
 /** An unfinished message longer than this goes to the parser, which holds it in pieces within its bounds. */
 const FAST_MESSAGE_MAX_BYTES = 64 * 1024;
-const MAX_RECORDS = 4096;
-/** A run is at most CHUNK_RUN_MAX_BYTES and a chunk more (chunk-runs.ts), after an unfinished message. */
-const INPUT_BYTES = 512 * 1024;
+/** Records a frame call writes before it returns to have them handed over (and is called again). */
+const MAX_RECORDS = 1024;
+/**
+ * A run is at most CHUNK_RUN_MAX_BYTES and a socket read more (chunk-runs.ts), after an unfinished message of at
+ * most FAST_MESSAGE_MAX_BYTES; a larger run's excess goes to the parser.
+ */
+const INPUT_BYTES = CHUNK_RUN_MAX_BYTES + 64 * 1024 + FAST_MESSAGE_MAX_BYTES;
 /** A line is never longer than its message: a run's lines fit in as much as its input. */
 const OUTPUT_BYTES = INPUT_BYTES;
 /**

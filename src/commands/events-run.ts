@@ -10,7 +10,7 @@ import { RecordFile } from '../io/record-file.js';
 import type { EventRow } from '../render/event-line.js';
 import { neutralize } from '../render/sanitize.js';
 import type { TailStatus } from '../render/tail-view.js';
-import { keepYoungGenerationSmall } from '../util/young-generation.js';
+import { collectAfterBytes, keepYoungGenerationSmall } from '../util/young-generation.js';
 import type { TailOptions } from './events.js';
 
 /** An event as shown: with the status the app acknowledged it with when forwarding. */
@@ -154,6 +154,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       random: ctx.random,
       // Each batch is written (and its write settled) before the next is asked for; no line is kept past it.
       reuseLines: true,
+      received: collectAfterBytes(1024 * 1024),
     });
     for await (const batch of subscription) {
       for (const item of batch) {

@@ -18,3 +18,27 @@ export function keepYoungGenerationSmall(): void {
 export function preferSmallHeap(): void {
   setFlagsFromString('--optimize-for-size');
 }
+
+type MinorCollection = (options: { type: 'minor' }) => void;
+let minorCollection: MinorCollection | undefined;
+
+/**
+ * For `events tail`: a minor collection after every `bytes` received. Each socket read brings a 64 KB buffer that is
+ * garbage once its events are written, and the tail makes so little other garbage that the young generation fills
+ * slowly: about 10 MB of dead read buffers waited for a collection. One every megabyte kept the peak RSS of 100,000
+ * events at 66–68 MB instead of 77–86, at no measurable cost (design notes, "Speed of the tail"). Node has no other
+ * way to ask for one: `--expose-gc` set at run time reaches only new contexts, hence the `gc` of a new one.
+ */
+export function collectAfterBytes(bytes: number): (received: number) => void {
+  let since = 0;
+  return (received) => {
+    since += received;
+    if (since < bytes) return;
+    since = 0;
+    if (!minorCollection) {
+      setFlagsFromString('--expose-gc');
+      minorCollection = process.getBuiltinModule('node:vm').runInNewContext('gc') as MinorCollection;
+    }
+    minorCollection({ type: 'minor' });
+  };
+}
