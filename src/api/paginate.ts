@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NetworkError } from '../errors.js';
+import { fingerprintInto } from '../util/fingerprint.js';
 import { numberHeader } from './headers.js';
 import { malformedAnswer } from './json-answer.js';
 
@@ -152,7 +153,9 @@ export function deduplicator<T>(key: (item: T) => string): (items: readonly T[])
   return (items) => items.filter((item) => seen.add(key(item)));
 }
 
-/** An open-addressing set of 64-bit string fingerprints (cyrb53's mixing, both 32-bit lanes kept). */
+const FINGERPRINT = new Uint32Array(2);
+
+/** An open-addressing set of 64-bit string fingerprints (`fingerprintInto`, both 32-bit lanes kept). */
 export class FingerprintSet {
   #hi = new Uint32Array(1024);
   #lo = new Uint32Array(1024);
@@ -165,19 +168,9 @@ export class FingerprintSet {
 
   /** Adds the fingerprint of `text`; false when it was already there. */
   add(text: string): boolean {
-    let h1 = 0xdeadbeef;
-    let h2 = 0x41c6ce57;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ ch, 2654435761);
-      h2 = Math.imul(h2 ^ ch, 1597334677);
-    }
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-    h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    fingerprintInto(text, FINGERPRINT);
     if ((this.#size + 1) * 2 > this.#used.length) this.#grow();
-    return this.#insert(h2 >>> 0, h1 >>> 0);
+    return this.#insert(FINGERPRINT[0] as number, FINGERPRINT[1] as number);
   }
 
   #insert(hi: number, lo: number): boolean {

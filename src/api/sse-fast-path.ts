@@ -17,9 +17,8 @@ export interface SseFramer {
 
 export interface FramerOptions {
   /**
-   * The events' lines may point into memory used again (no copy): a run's lines stay as they are while the next run
-   * is fed, and are overwritten by the one after. For a caller that has written a run's lines, and keeps none, by
-   * then (`events tail`).
+   * The events' lines may point into memory used again (no copy): a run's lines stay as they are until the run
+   * REUSED_AFTER later is fed. For a caller that has written a run's lines, and keeps none, by then (`events tail`).
    */
   reuseLines?: boolean | undefined;
 }
@@ -168,7 +167,7 @@ class FastFramer implements SseFramer {
   readonly #ints: Int32Array;
   /** Bytes at the start of the input area: the start of a message that has not ended. */
   #held = 0;
-  /** The output area of the current run (the two take turns: `reuseLines`), and how much of it is written. */
+  /** The output area of the current run (the areas take turns: `reuseLines`), and how much of it is written. */
   #output: number;
   #outputUsed = 0;
   readonly #types: string[] = [];

@@ -101,8 +101,9 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   let pending: EventItem[] = [];
   let written = cursor;
   /**
-   * The last batch written whose write may not have settled yet: the next batch is read and written meanwhile (a
-   * pipe's reader and svcadm then work at once), and the cursor moves past a batch once its write has settled.
+   * The batches written whose writes may not have settled yet (at most REUSED_AFTER - 1 between batches): the next
+   * batch is read and written meanwhile (a pipe's reader and svcadm then work at once), and the cursor moves past a
+   * batch once its write has settled.
    */
   const unsettled: Array<{ settled: Promise<void>; cursor: string | undefined; seen: number }> = [];
   // The cursor file moves only past lines the system took without error (at least once, never skipped).
@@ -152,7 +153,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       signal,
       clock,
       random: ctx.random,
-      // Each batch is written (and its write settled) before the next is asked for; no line is kept past it.
+      // A batch's write has settled before the batch REUSED_AFTER later is asked for (`flush`); no line is kept.
       reuseLines: true,
       received: collectAfterBytes(1024 * 1024),
     });
