@@ -1,6 +1,6 @@
 // esbuild plugins that shape dist/ for start-up: what `svcadm policies get` loads before its request is one chunk,
 // and Node's built-ins are reached without the ESM loader (design notes, "Start-up, round 4").
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { join } from 'node:path';
 
 /**
@@ -41,8 +41,12 @@ export function oneMainChunk(root) {
 /**
  * Node's built-ins through `process.getBuiltinModule`, not `import`: each imported built-in costs the ESM loader a
  * facade that reads every export, getters included (node:process then loads its report module, node:crypto its
- * webcrypto, and a newer Node warns about deprecated ones such as `fs.F_OK`). Here an export is read where it is
- * used: esbuild's CommonJS interop gives each import a getter. A dynamic `import('node:…')` is left to Node.
+ * webcrypto, and a newer Node warns about deprecated ones such as `fs.F_OK`). An `import` gets a module of one
+ * binding per export (names from the built-in of the Node that builds), each read once at load by a pure call, so
+ * that esbuild drops the ones nobody imports and the code calls the function itself (`readFileSync(…)`): esbuild's
+ * CommonJS interop gave every importing module a copy of the whole export list as getters (about 1 ms of start-up
+ * for 24 imports). A bundled CommonJS `require` still gets the module object as it is; a dynamic `import('node:…')`
+ * is left to Node.
  */
 export const builtinsWithoutImport = {
   name: 'builtins-without-import',
@@ -51,11 +55,32 @@ export const builtinsWithoutImport = {
     b.onResolve({ filter: names }, (args) => {
       if (args.kind === 'dynamic-import') return undefined;
       const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
-      return { path, namespace: 'builtin' };
+      return { path, namespace: args.kind === 'import-statement' ? 'builtin-import' : 'builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
       contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
       loader: 'js',
     }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({
+      contents: builtinBindings(args.path),
+      loader: 'js',
+    }));
   },
 };
+
+const IDENTIFIER = /^[A-Za-z_][\w]*$/;
+
+function builtinBindings(specifier) {
+  // No export of a built-in has a `$` in its name: the locals `$builtin`, `$read` and `name$` take none of theirs.
+  const exported = Object.keys(createRequire(import.meta.url)(specifier)).filter(
+    (name) => IDENTIFIER.test(name) && name !== 'default',
+  );
+  return [
+    `const $builtin = /* @__PURE__ */ process.getBuiltinModule(${JSON.stringify(specifier)});`,
+    'const $read = (name) => $builtin[name];',
+    'export default $builtin;',
+    ...exported.map((name) => `const ${name}$ = /* @__PURE__ */ $read(${JSON.stringify(name)});`),
+    `export { ${exported.map((name) => `${name}$ as ${name}`).join(', ')} };`,
+    '',
+  ].join('\n');
+}
