@@ -28,7 +28,14 @@ export interface Context {
 
 export function processContext(interrupt: AbortSignal): Context {
   return {
-    io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+    io: {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      // Node creates process.stdin on first read (2–3 ms of every start): only commands that read input or ask do.
+      get stdin() {
+        return process.stdin;
+      },
+    },
     env: process.env,
     clock: systemClock,
     random: Math.random,

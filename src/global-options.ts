@@ -204,6 +204,9 @@ export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Pro
       audience,
     }),
     agent: Object.freeze(agent),
-    prompts: io.stdin.isTTY === true && !agent.on,
+    // Read when a command would ask, not at every start (see processContext).
+    get prompts() {
+      return io.stdin.isTTY === true && !agent.on;
+    },
   });
 }

@@ -11,7 +11,17 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
   let globals: Globals | undefined;
   // Everything written to stderr, the failure report included, is scrubbed of this invocation's secrets.
   const secrets = new Redactor();
-  const ctx: Context = { ...world, io: { ...world.io, stderr: redactingStream(world.io.stderr, secrets) } };
+  const { io } = world;
+  const ctx: Context = {
+    ...world,
+    io: {
+      stdout: io.stdout,
+      stderr: redactingStream(io.stderr, secrets),
+      get stdin() {
+        return io.stdin;
+      },
+    },
+  };
   const program = buildProgram(
     ctx,
     (parsed) => {

@@ -1,8 +1,10 @@
-import { createHash, createPrivateKey, randomUUID } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { ClientCredential } from '../config/credentials.js';
 import { readPrivateKey } from '../config/private-key.js';
 import { UsageError } from '../errors.js';
+import { nodeCrypto } from '../util/node-crypto.js';
+import { sha256Of } from '../util/sha256.js';
 
 /** How a client proves itself in a token request: the form fields, and a one-way check for the token cache. */
 export interface ClientProof {
@@ -27,7 +29,7 @@ export function assertionAudience(tokenUrl: string): string {
 }
 
 function oneWay(salt: string, secret: string): string {
-  return createHash('sha256').update(`svcadm token cache\0${salt}\0${secret}`).digest('base64url');
+  return sha256Of(`svcadm token cache\0${salt}\0${secret}`).toString('base64url');
 }
 
 export function clientProof(
@@ -49,7 +51,8 @@ export function clientProof(
     async fields() {
       // jose loads only here: most runs use a secret or a cached token.
       const { SignJWT } = await import('jose/jwt/sign');
-      let key: ReturnType<typeof createPrivateKey>;
+      const { createPrivateKey, randomUUID } = nodeCrypto();
+      let key: KeyObject;
       try {
         key = createPrivateKey(pem);
       } catch (err) {

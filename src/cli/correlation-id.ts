@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import type { IOStreams } from '../io/io-streams.js';
+import { nodeCrypto } from '../util/node-crypto.js';
 
 /** What the service logs of `X-Correlation-ID`. */
 export const CORRELATION_ID_LOGGED = 64;
@@ -24,7 +24,7 @@ export function parseCorrelationId(value: string | undefined): string | undefine
 
 /** The id a write is sent with: the given one (with a warning when the logs will cut it), or a new UUID. */
 export function correlationIdFor(given: string | undefined, io: IOStreams): string {
-  const id = given ?? randomUUID();
+  const id = given ?? nodeCrypto().randomUUID();
   if (id.length > CORRELATION_ID_LOGGED) {
     io.warn(
       `the correlation id is ${id.length} characters; the tenant logs only the first ${CORRELATION_ID_LOGGED}: ${id.slice(0, CORRELATION_ID_LOGGED)}`,

@@ -1,5 +1,6 @@
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host } from '../cli/host.js';
+import { clientSecretViolation } from '../emulator/client-secret-rule.js';
 import { ENV_SHELLS } from '../emulator/env-lines.js';
 import {
   formatLimitValue,
@@ -11,7 +12,7 @@ import {
   UNKNOWN_USER_DELETE,
   UNKNOWN_USER_DELETE_STATUSES,
 } from '../emulator/limits.js';
-import { clientSecretViolation, type EmulatorOptions } from '../emulator/options.js';
+import type { EmulatorOptions } from '../emulator/options.js';
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../util/duration.js';
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants as fsConstants,
@@ -17,6 +16,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { nodeCrypto } from '../util/node-crypto.js';
 import { shellWord } from '../util/shell-word.js';
 
 const POSIX = process.platform !== 'win32';
@@ -220,7 +220,10 @@ function removeStaleTemporaries(path: string): void {
 export function writePrivateFile(path: string, text: string, what?: string): void {
   checkWritableTarget(path, what);
   removeStaleTemporaries(path);
-  const temporary = join(dirname(path), `${temporaryPrefix(path)}${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = join(
+    dirname(path),
+    `${temporaryPrefix(path)}${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}.tmp`,
+  );
   const fd = openSync(temporary, 'wx', 0o600);
   try {
     try {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { sha256Of } from '../util/sha256.js';
 import { acquireLock, type LockContext } from './file-lock.js';
 import { ensurePrivateDir } from './private-file.js';
 
@@ -23,7 +23,7 @@ export const LOCK_STALE_MS = 120_000;
 
 /** The lock file of one cache key: a hash, so that no URL or client id ever becomes part of a file name. */
 export function tokenLockFile(cacheKey: string): string {
-  return `${TOKEN_LOCK_PREFIX}${createHash('sha256').update(cacheKey).digest('hex').slice(0, 16)}.lock`;
+  return `${TOKEN_LOCK_PREFIX}${sha256Of(cacheKey).toString('hex').slice(0, 16)}.lock`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { parsePublicKey } from './client-assertion.js';
+import { clientSecretViolation } from './client-secret-rule.js';
 import {
   isUnknownUserDeleteStatus,
   LIMIT_NAMES,
@@ -46,13 +47,6 @@ export type ResolvedOptions = { [K in LimitName]: number } & {
   directoryProvisioning: boolean;
   rateLimitPolicies: boolean;
 };
-
-/** Why a chosen client secret is refused: it must be 1 to 1024 visible ASCII characters (it travels in forms and shell variables). */
-export function clientSecretViolation(secret: string): string | undefined {
-  if (secret.length === 0 || secret.length > 1024) return 'must be 1 to 1024 characters';
-  if (!/^[\x21-\x7e]+$/.test(secret)) return 'must be visible ASCII characters (no spaces or control characters)';
-  return undefined;
-}
 
 /** Fills in defaults and checks every option; a bad one is a RangeError naming it. */
 export function resolveOptions(o: EmulatorOptions): ResolvedOptions {

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { isLoopbackHost } from '../config/tenant.js';
 import type { Env } from '../context.js';
 import { UsageError } from '../errors.js';
+import { nodeCrypto } from '../util/node-crypto.js';
 
 /** Stands in for --forward-secret (the command line leaks into shell history and the process list). */
 export const FORWARD_SECRET_ENV = 'SVCADM_FORWARD_SECRET';
@@ -66,5 +66,5 @@ export function parseForwardTarget(raw: RawForwardOptions, env: Env): ForwardTar
   if (fromEnv !== undefined && fromEnv !== '') {
     return { url, secret: parseSecret(fromEnv, FORWARD_SECRET_ENV), generated: false };
   }
-  return { url, secret: `fwsec_${randomBytes(24).toString('base64url')}`, generated: true };
+  return { url, secret: `fwsec_${nodeCrypto().randomBytes(24).toString('base64url')}`, generated: true };
 }

@@ -74,16 +74,21 @@ const NO_PROGRESS: Progress = { update() {}, done() {} };
 export class IOStreams {
   readonly stdout: OutStream;
   readonly stderr: OutStream;
-  readonly stdin: InStream;
+  readonly #io: Io;
   readonly #globals: Globals;
   readonly #env: Env;
 
   constructor(io: Io, globals: Globals, env: Env) {
     this.stdout = io.stdout;
     this.stderr = io.stderr;
-    this.stdin = io.stdin;
+    this.#io = io;
     this.#globals = globals;
     this.#env = env;
+  }
+
+  /** Read only by the commands that take input or ask (see processContext). */
+  get stdin(): InStream {
+    return this.#io.stdin;
   }
 
   /** The environment, for decisions on how to show things (the live view: CI). */
