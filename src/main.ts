@@ -28,6 +28,7 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
       globals = parsed;
     },
     secrets,
+    argv,
   );
   try {
     if (argv.length === 0) {

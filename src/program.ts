@@ -1,4 +1,5 @@
 import { option, SvcadmCommand } from './cli/command.js';
+import { commandWord } from './cli/command-word.js';
 import { Host } from './cli/host.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerAuthCommands } from './commands/auth.js';
@@ -35,14 +36,42 @@ ${environmentLines(TENANT_ENVIRONMENT).join('\n')}
 
 ${EXIT_CODE_SUMMARY}`;
 
+interface CommandEntry {
+  /** The root's commands that `register` adds. */
+  readonly names: readonly string[];
+  readonly register: (program: SvcadmCommand, host: Host) => void;
+  /**
+   * A run that names it builds only it: registering every command is most of the tree's cost, a few ms of each start
+   * (design notes, "Start-up, round 5"). Not for the commands that read the whole tree.
+   */
+  readonly alone: boolean;
+}
+
+/** The root's commands, in the order help lists them. */
+const COMMANDS: readonly CommandEntry[] = [
+  { names: ['profiles'], register: registerProfilesCommands, alone: true },
+  { names: ['auth'], register: registerAuthCommands, alone: true },
+  { names: ['policies'], register: registerPoliciesCommands, alone: true },
+  { names: ['events'], register: registerEventsCommands, alone: true },
+  { names: ['provisionings'], register: registerProvisioningsCommands, alone: true },
+  { names: ['users'], register: registerUsersCommands, alone: true },
+  { names: ['connections'], register: registerConnectionsCommands, alone: true },
+  { names: ['api'], register: registerApiCommand, alone: true },
+  { names: ['mcp'], register: registerMcpCommand, alone: false },
+  { names: ['emulator'], register: registerEmulatorCommand, alone: true },
+  { names: ['completion', '__complete'], register: registerCompletionCommands, alone: false },
+  { names: ['commands'], register: registerCommandsCommand, alone: false },
+];
+
 /**
- * The commander tree. The global options are parsed once, when the root hands over to a command (commander has read
+ * The commander tree. With `argv`, only the command it names may be registered (see CommandEntry). The global options are parsed once, when the root hands over to a command (commander has read
  * them wherever they stand on the line by then), and given to `onGlobals` for `main` to hold.
  */
 export function buildProgram(
   ctx: Context,
   onGlobals: (globals: Globals) => void = () => {},
   secrets: Redactor = new Redactor(),
+  argv?: readonly string[],
 ): SvcadmCommand {
   const { io } = ctx;
   const program = new SvcadmCommand('svcadm');
@@ -128,18 +157,13 @@ export function buildProgram(
     },
     secrets,
   );
-  registerProfilesCommands(program, host);
-  registerAuthCommands(program, host);
-  registerPoliciesCommands(program, host);
-  registerEventsCommands(program, host);
-  registerProvisioningsCommands(program, host);
-  registerUsersCommands(program, host);
-  registerConnectionsCommands(program, host);
-  registerApiCommand(program, host);
-  registerMcpCommand(program, host);
-  registerEmulatorCommand(program, host);
-  registerCompletionCommands(program, host);
-  registerCommandsCommand(program, host);
+  const named = argv && commandWord(program, argv);
+  const alone = COMMANDS.find((entry) => entry.alone && entry.names.includes(named ?? ''));
+  if (alone) alone.register(program, host);
+  // The whole tree when the line names no command of its own (help, a typo to suggest for) or one that walks it.
+  if (!alone || !program.commands.some((command) => command.name() === named)) {
+    for (const entry of COMMANDS) if (entry !== alone) entry.register(program, host);
+  }
   addCommandHelp(program);
   return program;
 }
