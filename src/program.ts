@@ -3,7 +3,7 @@ import { commandWord } from './cli/command-word.js';
 import { Host } from './cli/host.js';
 import { registerApiCommand } from './commands/api.js';
 import { registerAuthCommands } from './commands/auth.js';
-import { registerCommandsCommand } from './commands/commands.js';
+import { addHelpAsJson, registerCommandsCommand } from './commands/commands.js';
 import { registerCompletionCommands } from './commands/completion.js';
 import { registerConnectionsCommands } from './commands/connections.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
@@ -165,5 +165,6 @@ export function buildProgram(
     for (const entry of COMMANDS) if (entry !== alone) entry.register(program, host);
   }
   addCommandHelp(program);
+  addHelpAsJson(program, host);
   return program;
 }

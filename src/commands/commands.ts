@@ -6,8 +6,8 @@ import { COLOUR_ENV } from '../help/environment.js';
 import { writeHelpEntry } from '../io/printer.js';
 
 /**
- * `svcadm commands [--json]`, and `--help --json` on any command: the command tree read off commander, for people and
- * for scripts and agents that build calls.
+ * `svcadm commands [--json]`: the command tree read off commander, for people and for scripts and agents that build
+ * calls.
  */
 export function registerCommandsCommand(program: SvcadmCommand, host: Host): void {
   program
@@ -28,7 +28,13 @@ export function registerCommandsCommand(program: SvcadmCommand, host: Host): voi
         await inv.out.reference(catalog, catalogText(catalog));
       }),
     );
+}
 
+/**
+ * `--help --json` on any command: its `svcadm commands --json` entry. Set up whichever commands a run registers
+ * (the root's own entry needs them all, and a run that asks for it has them all).
+ */
+export function addHelpAsJson(program: SvcadmCommand, host: Host): void {
   // Help is text for people, for an agent too, unless JSON is asked for: no agent mode here (an empty environment).
   program.helpRenderer = (command) =>
     writeHelpEntry(host.ctx.io.stdout, errorViewOf(program.opts<RawGlobalOptions>(), host.ctx.io, {}), () =>
