@@ -45,6 +45,7 @@ export class Host {
       const out = new Printer(io, globals, ctx.clock);
       try {
         await run({ ctx, globals, io, out, services, paste }, args, opts, command);
+        await io.finished();
       } catch (err) {
         throw refineError(err, { credentials: services.resolvedCredentials, paste });
       } finally {

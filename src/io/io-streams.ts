@@ -2,6 +2,7 @@ import type { Env, InStream, Io, OutStream } from '../context.js';
 import { OutputError } from '../errors.js';
 import type { Globals } from '../global-options.js';
 import { neutralize } from '../render/sanitize.js';
+import { FdWriter, readiesForFdWriter } from './fd-writer.js';
 
 const WRITE_ERRORS: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on device',
@@ -67,6 +68,20 @@ export interface Progress {
 const CLEAR_LINE = '\r\x1b[2K';
 const NO_PROGRESS: Progress = { update() {}, done() {} };
 
+/** Resolves once everything written to `out` so far has been handed to the system; rejects with a failed write's error. */
+function streamSettled(out: OutStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (out.errored) return reject(out.errored);
+    // Nothing waits in the stream: every write has reached the system (a failed one would have set `errored`).
+    if (out.writableLength === 0) return resolve();
+    // An empty write's callback comes after those of the writes before it.
+    out.write('', (err) => {
+      if (err || out.errored) reject(err ?? out.errored);
+      else resolve();
+    });
+  });
+}
+
 /**
  * The standard streams of one invocation, as cli/cli's IOStreams: data to stdout (with backpressure), and the
  * chatter on stderr: notices (not with --quiet), warnings (always), the --debug trace and the progress line.
@@ -77,6 +92,8 @@ export class IOStreams {
   readonly #io: Io;
   readonly #globals: Globals;
   readonly #env: Env;
+  /** Set by the first stream write: null where stdout cannot be written beside (see FdWriter). */
+  #fdWriter: FdWriter | null | undefined;
 
   constructor(io: Io, globals: Globals, env: Env) {
     this.stdout = io.stdout;
@@ -105,29 +122,39 @@ export class IOStreams {
    * OutputError (exit 74).
    */
   async write(text: string | Uint8Array, queueBytes = 0): Promise<void> {
+    // A stream's writes (queueBytes) go beside the work where they can, and then every later write too, in order.
+    const writer = queueBytes > 0 ? this.#streamWriter() : this.#fdWriter;
     try {
-      await writeOut(this.stdout, text, queueBytes);
+      if (writer) await writer.write(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, queueBytes);
+      else await writeOut(this.stdout, text, queueBytes);
     } catch (err) {
       throw outputError('stdout', err);
     }
   }
 
+  #streamWriter(): FdWriter | undefined {
+    if (this.#fdWriter === undefined) {
+      const out = this.stdout;
+      // A failed write fails the stream as its own write would: `errored`, and its 'error' (EPIPE ends quietly).
+      this.#fdWriter = readiesForFdWriter(out) ? new FdWriter(1, streamSettled(out), (err) => out.destroy(err)) : null;
+    }
+    return this.#fdWriter ?? undefined;
+  }
+
   /**
-   * Resolves once everything written to stdout so far has been handed to the system (an empty write's callback comes
-   * after those of the writes before it); a failed write is an OutputError. What a cursor may move past.
+   * Resolves once everything written to stdout so far has been handed to the system; a failed write is an
+   * OutputError. What a cursor may move past.
    */
   settled(): Promise<void> {
-    const out = this.stdout;
-    return new Promise((resolve, reject) => {
-      const fail = (err: unknown) => reject(outputError('stdout', err));
-      if (out.errored) return fail(out.errored);
-      // Nothing waits in the stream: every write has reached the system (a failed one would have set `errored`).
-      if (out.writableLength === 0) return resolve();
-      out.write('', (err) => {
-        if (err || out.errored) fail(err ?? out.errored);
-        else resolve();
-      });
+    const done = this.#fdWriter ? this.#fdWriter.settled() : streamSettled(this.stdout);
+    return done.catch((err: unknown) => {
+      throw outputError('stdout', err);
     });
+  }
+
+  /** Waits for the writes still under way beside the work (see FdWriter): a command has not succeeded before. */
+  async finished(): Promise<void> {
+    if (this.#fdWriter) await this.settled();
   }
 
   /** A line on stderr, unless --quiet. */

@@ -1,0 +1,86 @@
+import { fstatSync, write } from 'node:fs';
+import type { OutStream } from '../context.js';
+
+/**
+ * Writes to a file descriptor from libuv's thread pool, in order, one write at a time: the write system call, which
+ * for a pipe waits whenever the reader is behind, then runs beside svcadm's own work instead of between its batches.
+ * Node writes a pipe from the main thread, as much as the pipe holds (64 KB) each time the event loop comes round, so
+ * a stream that keeps the main thread busy (`events tail | cat`) stalled on its own output: 10 % of the run (design
+ * notes, "The tail into a pipe").
+ */
+export class FdWriter {
+  readonly #fd: number;
+  /** Settles when every write queued so far is done; never rejects (the first failure is kept in #failure). */
+  #done: Promise<void>;
+  #queued = 0;
+  #failure: Error | undefined;
+  readonly #onFailure: (err: Error) => void;
+
+  /** `before`: what must be written first (the stream's own queue); `onFailure`: called once, with the first error. */
+  constructor(fd: number, before: Promise<void>, onFailure: (err: Error) => void) {
+    this.#fd = fd;
+    this.#onFailure = onFailure;
+    this.#done = before.catch((err: unknown) => this.#fail(err));
+  }
+
+  /** Queues `bytes`; returns a promise to wait for when more than `queueBytes` are queued (as `writeOut`). */
+  write(bytes: Uint8Array, queueBytes: number): Promise<void> | undefined {
+    if (this.#failure) return Promise.reject(this.#failure);
+    this.#queued += bytes.byteLength;
+    this.#done = this.#done.then(() => this.#writeAll(bytes)).catch((err: unknown) => this.#fail(err));
+    return this.#queued > queueBytes ? this.settled() : undefined;
+  }
+
+  /** Resolves once every write queued so far is done; rejects with the first failure. */
+  settled(): Promise<void> {
+    return this.#done.then(() => {
+      if (this.#failure) throw this.#failure;
+    });
+  }
+
+  #writeAll(bytes: Uint8Array): Promise<void> {
+    if (this.#failure) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const from = (offset: number) =>
+        write(this.#fd, bytes, offset, bytes.byteLength - offset, null, (err, written) => {
+          if (err) {
+            // The stream fails first (its 'error' comes on the next tick; an EPIPE then ends the run quietly, as a
+            // failed write of its own would), the writes waiting on this one after it.
+            this.#fail(err);
+            return process.nextTick(reject, err);
+          }
+          if (offset + written < bytes.byteLength) return from(offset + written);
+          this.#queued -= bytes.byteLength;
+          resolve();
+        });
+      from(0);
+    });
+  }
+
+  #fail(err: unknown): void {
+    if (this.#failure) return;
+    this.#failure = err instanceof Error ? err : new Error(String(err));
+    this.#onFailure(this.#failure);
+  }
+}
+
+type PipeHandle = { setBlocking?(blocking: boolean): number };
+
+/**
+ * Whether this process's stdout may be written with an FdWriter, and made ready for it: a regular file, or a pipe
+ * once its descriptor is back in blocking mode (Node makes it non-blocking for its own writes, which work either way;
+ * a thread-pool write needs it blocking). Not a terminal, a socket, or on Windows.
+ */
+export function readiesForFdWriter(stdout: OutStream): boolean {
+  if (process.platform === 'win32' || stdout !== process.stdout) return false;
+  let stats: ReturnType<typeof fstatSync>;
+  try {
+    stats = fstatSync(1);
+  } catch {
+    return false;
+  }
+  if (stats.isFile()) return true;
+  if (!stats.isFIFO()) return false;
+  const handle = (stdout as OutStream & { _handle?: PipeHandle })._handle;
+  return typeof handle?.setBlocking === 'function' && handle.setBlocking(true) === 0;
+}
