@@ -5,8 +5,8 @@ import type { OutStream } from '../context.js';
  * Writes to a file descriptor from libuv's thread pool, in order, one write at a time: the write system call, which
  * for a pipe waits whenever the reader is behind, then runs beside svcadm's own work instead of between its batches.
  * Node writes a pipe from the main thread, as much as the pipe holds (64 KB) each time the event loop comes round, so
- * a stream that keeps the main thread busy (`events tail | cat`) stalled on its own output: 10 % of the run (design
- * notes, "The tail into a pipe").
+ * a stream that keeps the main thread busy (`events tail | cat`) stalled on its own output: an eighth of the run
+ * (design notes, "Start-up, round 5, and the tail into a pipe").
  */
 export class FdWriter {
   readonly #fd: number;
