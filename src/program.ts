@@ -64,8 +64,9 @@ const COMMANDS: readonly CommandEntry[] = [
 ];
 
 /**
- * The commander tree. With `argv`, only the command it names may be registered (see CommandEntry). The global options are parsed once, when the root hands over to a command (commander has read
- * them wherever they stand on the line by then), and given to `onGlobals` for `main` to hold.
+ * The commander tree; given the line (`argv`), only the command it names may be registered (see CommandEntry). The
+ * global options are parsed once, when the root hands over to a command (commander has read them wherever they stand
+ * on the line by then), and given to `onGlobals` for `main` to hold.
  */
 export function buildProgram(
   ctx: Context,
