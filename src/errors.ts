@@ -203,7 +203,6 @@ export class NetworkError extends CliError {
   }
 }
 
-/** The command was stopped by a signal; the exit code names the signal. */
 /** How each stop signal is named: SIGTERM and SIGHUP do not interrupt, they terminate and hang up. */
 export const STOP_WORDS: Readonly<Record<StopSignal, string>> = {
   SIGINT: 'interrupted',
@@ -211,6 +210,7 @@ export const STOP_WORDS: Readonly<Record<StopSignal, string>> = {
   SIGHUP: 'hung up',
 };
 
+/** The command was stopped by a signal; the exit code names the signal. */
 export class Interrupted extends CliError {
   constructor(
     readonly signal: StopSignal = 'SIGINT',

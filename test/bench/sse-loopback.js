@@ -120,19 +120,10 @@ export async function startFastStream(count) {
   const body = await capture(count);
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    let at = 0;
-    const pump = () => {
-      while (at < body.length) {
-        const ok = res.write(body.subarray(at, at + SLICE));
-        at += SLICE;
-        if (!ok) return void res.once('drain', pump);
-      }
-      res.end();
-    };
-    res.on('close', () => {
-      at = body.length;
-    });
-    pump();
+    res.on(
+      'close',
+      pump(res, body, () => res.end()),
+    );
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -1,26 +1,10 @@
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { Catalog, CommandEntry } from '../../src/cli/catalog.js';
-import type { Context, InStream, OutStream } from '../../src/context.js';
-import { buildProgram } from '../../src/program.js';
-import { VirtualClock } from '../helpers/clock.js';
+import { quietProgram } from '../helpers/program.js';
 import { runCli } from '../helpers/run-cli.js';
 
-function program(): Command {
-  const ctx: Context = {
-    io: {
-      stdout: new PassThrough() as PassThrough & OutStream,
-      stderr: new PassThrough() as PassThrough & OutStream,
-      stdin: new PassThrough() as PassThrough & InStream,
-    },
-    env: {},
-    clock: new VirtualClock(0),
-    random: () => 0.5,
-    interrupt: new AbortController().signal,
-  };
-  return buildProgram(ctx);
-}
+const program = (): Command => quietProgram();
 
 /** Every command the commander tree shows, read with commander's own Help (not svcadm's walk). */
 function commanderCommands(root: Command): Map<string, Command> {

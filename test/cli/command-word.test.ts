@@ -1,26 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { catalogOf } from '../../src/cli/catalog.js';
 import type { SvcadmCommand } from '../../src/cli/command.js';
 import { commandWord } from '../../src/cli/command-word.js';
-import type { Context, InStream, OutStream } from '../../src/context.js';
-import { buildProgram } from '../../src/program.js';
-import { VirtualClock } from '../helpers/clock.js';
+import { quietProgram } from '../helpers/program.js';
 
-function program(argv?: string[]): SvcadmCommand {
-  const ctx: Context = {
-    io: {
-      stdout: new PassThrough() as PassThrough & OutStream,
-      stderr: new PassThrough() as PassThrough & OutStream,
-      stdin: new PassThrough() as PassThrough & InStream,
-    },
-    env: {},
-    clock: new VirtualClock(0),
-    random: () => 0.5,
-    interrupt: new AbortController().signal,
-  };
-  return buildProgram(ctx, () => {}, undefined, argv);
-}
+const program = (argv?: string[]): SvcadmCommand => quietProgram(argv);
 
 // commander's implicit `help` command aside.
 const names = (root: SvcadmCommand) => root.commands.map((c) => c.name()).filter((name) => name !== 'help');

@@ -1,25 +1,11 @@
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Context, InStream, OutStream } from '../../src/context.js';
-import { buildProgram } from '../../src/program.js';
-import { VirtualClock } from '../helpers/clock.js';
+import { quietProgram } from '../helpers/program.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** The visible command tree, built the way `run` builds it, as name paths (`['policies', 'get']`). */
 function commandPaths(): string[][] {
-  const ctx: Context = {
-    io: {
-      stdout: new PassThrough() as PassThrough & OutStream,
-      stderr: new PassThrough() as PassThrough & OutStream,
-      stdin: new PassThrough() as PassThrough & InStream,
-    },
-    env: {},
-    clock: new VirtualClock(0),
-    random: () => 0.5,
-    interrupt: new AbortController().signal,
-  };
-  const program = buildProgram(ctx);
+  const program = quietProgram();
   const help = program.createHelp();
   const walk = (command: Command, path: string[]): string[][] =>
     help
