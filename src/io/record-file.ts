@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
+import { ByteJoiner } from '../util/byte-joiner.js';
 import { outputError } from './io-streams.js';
 
 /**
@@ -61,7 +62,10 @@ export class RecordFile {
   /** Appends whole lines, every byte (a short write goes on where it stopped); on a failure, none of them. */
   append(lines: readonly Uint8Array[]): void {
     if (lines.length === 0) return;
-    const bytes = Buffer.concat(lines);
+    // Lines that lie end to end in memory (the fast path's) are written as they are; the write is synchronous.
+    const joiner = new ByteJoiner();
+    for (const line of lines) joiner.add(line);
+    const bytes = joiner.bytes();
     try {
       let at = 0;
       while (at < bytes.length) at += writeSync(this.#fd, bytes, at);

@@ -1,4 +1,5 @@
 import { paint, type Style } from './color.js';
+import { groupedCount } from './progress-text.js';
 import { neutralize } from './sanitize.js';
 import { clip, displayWidth } from './text-width.js';
 
@@ -64,7 +65,7 @@ export function statusLine(status: TailStatus, width: number, color: boolean): s
       used += displayWidth(shown);
     }
   }
-  const events = `${status.seen.toLocaleString('en-US')} ${status.seen === 1 ? 'event' : 'events'}`;
+  const events = `${groupedCount(status.seen)} ${status.seen === 1 ? 'event' : 'events'}`;
   const parts = [
     events,
     ...(status.state === 'stopped' ? [] : [`${status.rate.toFixed(1)}/s`]),

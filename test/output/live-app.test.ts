@@ -2,7 +2,16 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LiveApp } from '../../src/io/live/app.js';
-import { HOLD_MAX, type LiveEntry, LiveModel, RING_MAX_BYTES, RING_MAX_EVENTS } from '../../src/io/live/model.js';
+import {
+  HOLD_MAX,
+  type LiveEntry,
+  LiveModel,
+  OTHER_TYPES,
+  RING_MAX_BYTES,
+  RING_MAX_EVENTS,
+  TYPE_NAME_MAX,
+  TYPES_MAX,
+} from '../../src/io/live/model.js';
 import { streamViewKind } from '../../src/io/live-view-choice.js';
 import { type EventRow, eventLineFormatter } from '../../src/render/event-line.js';
 
@@ -86,6 +95,20 @@ describe('the live view app', () => {
     const kept = Math.floor(RING_MAX_BYTES / (size + 0));
     await press('\r', (f) => f.startsWith(`event ${kept} of ${kept} ·`) || f.includes(`\nevent ${kept} of ${kept} ·`));
     expect(frame()).toContain('"n": 19');
+  });
+
+  it('counts at most 256 types a server names, each cut to 128 characters, the rest as other types', () => {
+    const { model } = mount();
+    const long = 'x'.repeat(TYPE_NAME_MAX + 50);
+    model.add([entry(0, long), entry(1, long)]);
+    model.add(Array.from({ length: TYPES_MAX + 43 }, (_, i) => entry(i + 2, `type.${i}`)));
+    expect(model.snapshot().types.length).toBe(TYPES_MAX);
+    expect(model.snapshot().types[0]).toBe('x'.repeat(TYPE_NAME_MAX));
+    model.close({ seen: TYPES_MAX + 45 });
+    const counts = new Map(model.snapshot().final?.counts);
+    expect(counts.size).toBe(TYPES_MAX + 1);
+    expect(counts.get('x'.repeat(TYPE_NAME_MAX))).toBe(2);
+    expect(counts.get(OTHER_TYPES)).toBe(44);
   });
 
   it('/ takes typed text only, Enter applies it to new events, Esc clears it', async () => {

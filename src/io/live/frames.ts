@@ -1,5 +1,6 @@
 import { paint } from '../../render/color.js';
 import { colorJson, jsonDocument } from '../../render/json.js';
+import { groupedCount } from '../../render/progress-text.js';
 import { clip, displayWidth } from '../../render/text-width.js';
 import type { LiveEntry, LiveSnapshot } from './model.js';
 
@@ -32,8 +33,8 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
     default: {
       const parts: string[] = [];
       if (s.paused) {
-        parts.push(`paused: ${s.held.toLocaleString('en-US')} held`);
-        if (s.dropped > 0) parts.push(`${s.dropped.toLocaleString('en-US')} not shown`);
+        parts.push(`paused: ${groupedCount(s.held)} held`);
+        if (s.dropped > 0) parts.push(`${groupedCount(s.dropped)} not shown`);
       }
       if (s.filter !== '') parts.push(`filter "${s.filter}"`);
       if (s.type !== undefined) parts.push(`only ${s.type}`);
@@ -46,8 +47,8 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
 
 /** The count of each event type, for the last lines: `  3  user.created`. */
 export function countLines(counts: ReadonlyArray<readonly [string, number]>, columns: number): string[] {
-  const width = Math.max(1, ...counts.map(([, n]) => n.toLocaleString('en-US').length));
-  return counts.map(([type, n]) => clip(`  ${n.toLocaleString('en-US').padStart(width)}  ${type}`, columns - 1));
+  const width = Math.max(1, ...counts.map(([, n]) => groupedCount(n).length));
+  return counts.map(([type, n]) => clip(`  ${groupedCount(n).padStart(width)}  ${type}`, columns - 1));
 }
 
 /** The selected event's payload, indented and neutralised: parsed once per selection. */

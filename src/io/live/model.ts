@@ -1,9 +1,17 @@
+import { groupedCount } from '../../render/progress-text.js';
 /** Events held while the display is paused: past this many the oldest are not shown (the footer says how many). */
 export const HOLD_MAX = 5000;
 /** The inspector's ring: the most recent events, at most this many… */
 export const RING_MAX_EVENTS = 500;
 /** …and at most this many bytes of their JSON, whichever is smaller. */
 export const RING_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * Event types counted (and offered by `t`): the server names them, so past this many a new one is counted under
+ * OTHER_TYPES, and a name is cut to TYPE_NAME_MAX characters.
+ */
+export const TYPES_MAX = 256;
+export const TYPE_NAME_MAX = 128;
+export const OTHER_TYPES = '(other types)';
 /** Rows kept to lay the screen out again after a resize: more than any terminal is tall. */
 const SCREENFUL = 200;
 const CLEAR_SCREEN = '\x1b[H\x1b[2J';
@@ -15,6 +23,14 @@ export interface LiveEntry<R> {
   readonly text: string;
   readonly json: Uint8Array;
 }
+
+/** An event's type as counted and picked: cut to TYPE_NAME_MAX. */
+function typeName(entry: { readonly kind: string }): string {
+  return entry.kind.length > TYPE_NAME_MAX ? entry.kind.slice(0, TYPE_NAME_MAX) : entry.kind;
+}
+
+/** An event held while paused: what its line needs, not its JSON (the ring keeps that, within its bounds). */
+type HeldEntry<R> = Omit<LiveEntry<R>, 'json'>;
 
 export type LiveMode = 'live' | 'filter' | 'types' | 'inspect';
 
@@ -81,7 +97,7 @@ export class LiveModel<R, S> {
   #format: (row: R, width: number) => string;
   #snapshot: LiveSnapshot<S>;
   readonly #listeners = new Set<() => void>();
-  #hold: LiveEntry<R>[] = [];
+  #hold: HeldEntry<R>[] = [];
   #ring: LiveEntry<R>[] = [];
   #ringBytes = 0;
   readonly #counts = new Map<string, number>();
@@ -159,14 +175,16 @@ export class LiveModel<R, S> {
     const s = this.#snapshot;
     let types = s.types;
     for (const entry of entries) {
-      const count = this.#counts.get(entry.kind);
-      this.#counts.set(entry.kind, (count ?? 0) + 1);
-      if (count === undefined) types = [...types, entry.kind];
+      let kind = typeName(entry);
+      if (!this.#counts.has(kind) && this.#counts.size >= TYPES_MAX) kind = OTHER_TYPES;
+      const count = this.#counts.get(kind);
+      this.#counts.set(kind, (count ?? 0) + 1);
+      if (count === undefined && kind !== OTHER_TYPES) types = [...types, kind];
       this.#remember(entry);
     }
     const change: { -readonly [K in keyof LiveSnapshot<S>]?: LiveSnapshot<S>[K] } = { types };
     if (s.paused || s.mode === 'inspect') {
-      this.#hold.push(...entries);
+      for (const { row, kind, text } of entries) this.#hold.push({ row, kind, text });
       const over = this.#hold.length - HOLD_MAX;
       if (over > 0) {
         this.#hold.splice(0, over);
@@ -366,13 +384,13 @@ export class LiveModel<R, S> {
   }
 
   /** The next batch for the scrollback: the lines of the entries the filters let through. */
-  #lines(entries: readonly LiveEntry<R>[], dropped = 0): string[] {
+  #lines(entries: readonly HeldEntry<R>[], dropped = 0): string[] {
     const s = this.#snapshot;
     const lines: string[] = [];
-    if (dropped > 0) lines.push(`… ${dropped.toLocaleString('en-US')} held events not shown`);
+    if (dropped > 0) lines.push(`… ${groupedCount(dropped)} held events not shown`);
     const filter = s.filter.toLowerCase();
     for (const entry of entries) {
-      if (s.type !== undefined && entry.kind !== s.type) continue;
+      if (s.type !== undefined && typeName(entry) !== s.type) continue;
       if (filter !== '' && !entry.text.toLowerCase().includes(filter)) continue;
       const text = this.#format(entry.row, s.columns);
       lines.push(text.endsWith('\n') ? text.slice(0, -1) : text);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { render } from 'ink';
 import type { Clock, Timer } from '../../clock.js';
 import { preferSmallHeap } from '../../util/young-generation.js';
@@ -99,7 +100,8 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
       schedule();
       // A screen that cannot keep up holds the stream up (as the plain lines do), never memory.
       if (pending.length >= PENDING_MAX) await new Promise((resolve) => drawn.push(resolve));
-      if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
+      // Rejects if stdout fails meanwhile, rather than waiting for a 'drain' that never comes.
+      if (out.writableNeedDrain) await once(out, 'drain');
     },
     notice(text, always) {
       if (!always && io.quiet) return;
