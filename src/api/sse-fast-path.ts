@@ -30,8 +30,12 @@ export function createSseFramer(handlers: SseHandlers, stop: () => boolean, opti
     return {
       feed(run) {
         for (const chunk of run) {
-          parser.feed(chunk);
-          if (stop()) return;
+          // A message at a time, as the fast path hands them over: nothing more once `stop()` says so.
+          for (let rest = chunk, at = parser.feed(rest, true); ; at = parser.feed(rest, true)) {
+            if (stop()) return;
+            if (at === undefined) break;
+            rest = rest.subarray(at);
+          }
         }
       },
     };
@@ -56,6 +60,8 @@ const OUTPUT_BYTES = INPUT_BYTES;
  */
 export const REUSED_AFTER = 2;
 const OUTPUT_AREAS = REUSED_AFTER;
+/** The unsafe ranges above U+FFFF the module has room for (MAX_ASTRAL in wasm/sse-frame.ts). */
+const ASTRAL_MAX = 16;
 /** Room past the input for reads of sixteen bytes at a time. */
 const SLACK = 64;
 const PAGE = 65536;
@@ -120,6 +126,9 @@ function frameModule(): FrameExports | null {
     for (let cp = from; cp <= Math.min(to, 0xffff); cp++) bytes[bmp + (cp >> 3)]! |= 1 << (cp & 7);
     if (to > 0xffff) astral.push([Math.max(from, 0x10000), to]);
   }
+  // A range past the module's room would be let through unescaped: a change to sanitize.ts's table fails here.
+  if (astral.length > ASTRAL_MAX)
+    throw new Error(`wasm/sse-frame.ts holds ${ASTRAL_MAX} ranges above U+FFFF, not ${astral.length}`);
   const pairs = new Uint32Array(exports.memory.buffer, exports.astralRanges(), astral.length * 2);
   astral.forEach(([from, to], k) => {
     pairs[k * 2] = from;
@@ -130,6 +139,8 @@ function frameModule(): FrameExports | null {
 }
 
 const EMPTY = Buffer.alloc(0);
+/** Where a message ends at the latest: a blank line ending in LF (SseParser.feed's `untilMessageEnd`). */
+const LF_LF = Buffer.from('\n\n');
 
 /** A message whose line the fast path wrote: its data is only looked at for an `error` or an offset. */
 class WrittenMessage implements SseMessage {
@@ -228,9 +239,8 @@ class FastFramer implements SseFramer {
     const held = Buffer.from(this.#memory.subarray(this.#input, this.#input + this.#held));
     this.#held = 0;
     this.#parserHasIt = true;
-    const at = this.#parser.feed(held, true);
-    // Held bytes are one unfinished message, or what was left when a stop came: nothing for the input area again.
-    if (at !== undefined && at < held.length) this.#parser.feed(held.subarray(at));
+    // Held bytes are one unfinished message (#drain hands over each finished one): the parser keeps it.
+    this.#parser.feed(held);
   }
 
   /**
@@ -259,18 +269,21 @@ class FastFramer implements SseFramer {
       if (why === STOP_FULL && count > 0) continue;
       if (why === STOP_INCOMPLETE && this.#held - from <= FAST_MESSAGE_MAX_BYTES) break;
       if (from === this.#held) break;
-      // The parser takes the rest from a message boundary, until the next one.
-      const rest = Buffer.from(this.#memory.subarray(this.#input + from, this.#input + this.#held));
-      const taken = this.#parser.feed(rest, true);
+      // The parser takes the message here, from its boundary through its blank line: only that is copied (not the
+      // rest of the run again for each message the fast path leaves), and the fast path goes on where it hands back.
+      const rest = this.#memory.subarray(this.#input + from, this.#input + this.#held);
+      const blank = rest.indexOf(LF_LF);
+      const piece = Buffer.from(blank === -1 ? rest : rest.subarray(0, blank + LF_LF.length));
+      const taken = this.#parser.feed(piece, true);
       if (this.#stop()) return false;
       if (taken === undefined) {
+        // No boundary yet: the parser keeps the message, and what follows, until one comes.
+        if (piece.length < rest.length) this.#parser.feed(Buffer.from(rest.subarray(piece.length)));
         this.#parserHasIt = true;
         this.#held = 0;
         return true;
       }
-      this.#memory.set(rest.subarray(taken), this.#input);
-      this.#held = rest.length - taken;
-      from = 0;
+      from += taken;
     }
     // What is left is the start of a message: kept at the start of the input area.
     if (from > 0) this.#memory.copyWithin(this.#input, this.#input + from, this.#input + this.#held);

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChunkPerMessageStream, startFastStream } from './sse-loopback.js';
+import { startChunkPerMessageStream, startFastStream, startRetryEveryMessageStream } from './sse-loopback.js';
 import { median } from './startup.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -131,6 +131,29 @@ export async function run() {
       });
     } finally {
       await perMessage.close();
+    }
+
+    // Every message through the parser (a `retry:` in each): for the record, against the same baseline's kind.
+    const retrying = await startRetryEveryMessageStream(server.body);
+    try {
+      const rEnv = { ...env, SVCADM_DOMAIN: retrying.url };
+      const rCurl = [];
+      const rTail = [];
+      for (let i = 0; i < RUNS; i++) {
+        rCurl.push(
+          (await timedCurlGrep(`${retrying.url}/api/v2/events?from_timestamp=${since}`, accessToken, EVENTS)).ms,
+        );
+        rTail.push((await timed(`${tail} > /dev/null`, rEnv)).ms);
+      }
+      rows.push({
+        name: `for the record: events tail NDJSON, the same events each with retry: (the parser's way), to /dev/null, vs curl | grep (median of ${RUNS})`,
+        measured: median(rTail),
+        baseline: median(rCurl),
+        ratio: median(rTail) / median(rCurl),
+        target: 'none',
+      });
+    } finally {
+      await retrying.close();
     }
 
     if (!existsSync(TIME)) {

@@ -117,7 +117,20 @@ export async function startChunkPerMessageStream(body) {
 
 /** Starts the server on 127.0.0.1:0 with `count` events; `url` is its origin (any token is accepted). */
 export async function startFastStream(count) {
-  const body = await capture(count);
+  return serveFast(await capture(count));
+}
+
+/**
+ * The same events, each message also carrying `retry:` (as some servers send every time): a field the fast path
+ * leaves to the parser, so every message takes the parser's way.
+ */
+export function startRetryEveryMessageStream(body) {
+  const messages = body.toString('utf8').split('\n\n').slice(0, -1);
+  return serveFast(Buffer.from(messages.map((m) => `retry: 3000\n${m}\n\n`).join('')));
+}
+
+/** Answers every `GET` with `body`, as fast as the client reads. */
+async function serveFast(body) {
   const server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.on(
