@@ -1,18 +1,18 @@
 import { option, SvcadmCommand } from './cli/command.js';
 import { commandWord } from './cli/command-word.js';
-import { Host } from './cli/host.js';
-import { registerApiCommand } from './commands/api.js';
-import { registerAuthCommands } from './commands/auth.js';
-import { addHelpAsJson, registerCommandsCommand } from './commands/commands.js';
-import { registerCompletionCommands } from './commands/completion.js';
-import { registerConnectionsCommands } from './commands/connections.js';
-import { registerEmulatorCommand } from './commands/emulator.js';
-import { registerEventsCommands } from './commands/events.js';
-import { registerMcpCommand } from './commands/mcp.js';
-import { registerPoliciesCommands } from './commands/policies.js';
-import { registerProfilesCommands } from './commands/profiles.js';
-import { registerProvisioningsCommands } from './commands/provisionings.js';
-import { registerUsersCommands } from './commands/users.js';
+import { type GroupActions, Host } from './cli/host.js';
+import { registerApiCommand } from './commands/api/register.js';
+import { registerAuthCommands } from './commands/auth/register.js';
+import { addHelpAsJson, registerCommandsCommand } from './commands/commands/register.js';
+import { registerCompletionCommands } from './commands/completion/register.js';
+import { registerConnectionsCommands } from './commands/connections/register.js';
+import { registerEmulatorCommand } from './commands/emulator/register.js';
+import { registerEventsCommands } from './commands/events/register.js';
+import { registerMcpCommand } from './commands/mcp/register.js';
+import { registerPoliciesCommands } from './commands/policies/register.js';
+import { registerProfilesCommands } from './commands/profiles/register.js';
+import { registerProvisioningsCommands } from './commands/provisionings/register.js';
+import { registerUsersCommands } from './commands/users/register.js';
 import { PROFILE_VARIABLE, CREDENTIAL_VARIABLES as V } from './config/credential-variables.js';
 import { ASSERTION_ALGORITHMS } from './config/credentials.js';
 import type { Context } from './context.js';
@@ -47,20 +47,33 @@ interface CommandEntry {
   readonly alone: boolean;
 }
 
+/**
+ * A group of commands: `register` declares them on the tree; `load` brings the group's run code (its `run.ts`, a
+ * chunk of its own), when one of them runs and only then.
+ */
+function group<M>(
+  names: readonly string[],
+  register: (program: SvcadmCommand, actions: GroupActions<M>) => void,
+  load: () => Promise<M>,
+  alone = true,
+): CommandEntry {
+  return { names, alone, register: (program, host) => register(program, host.group(load)) };
+}
+
 /** The root's commands, in the order help lists them. */
 const COMMANDS: readonly CommandEntry[] = [
-  { names: ['profiles'], register: registerProfilesCommands, alone: true },
-  { names: ['auth'], register: registerAuthCommands, alone: true },
-  { names: ['policies'], register: registerPoliciesCommands, alone: true },
-  { names: ['events'], register: registerEventsCommands, alone: true },
-  { names: ['provisionings'], register: registerProvisioningsCommands, alone: true },
-  { names: ['users'], register: registerUsersCommands, alone: true },
-  { names: ['connections'], register: registerConnectionsCommands, alone: true },
-  { names: ['api'], register: registerApiCommand, alone: true },
-  { names: ['mcp'], register: registerMcpCommand, alone: false },
-  { names: ['emulator'], register: registerEmulatorCommand, alone: true },
-  { names: ['completion', '__complete'], register: registerCompletionCommands, alone: false },
-  { names: ['commands'], register: registerCommandsCommand, alone: false },
+  group(['profiles'], registerProfilesCommands, () => import('./commands/profiles/run.js')),
+  group(['auth'], registerAuthCommands, () => import('./commands/auth/run.js')),
+  group(['policies'], registerPoliciesCommands, () => import('./commands/policies/run.js')),
+  group(['events'], registerEventsCommands, () => import('./commands/events/run.js')),
+  group(['provisionings'], registerProvisioningsCommands, () => import('./commands/provisionings/run.js')),
+  group(['users'], registerUsersCommands, () => import('./commands/users/run.js')),
+  group(['connections'], registerConnectionsCommands, () => import('./commands/connections/run.js')),
+  group(['api'], registerApiCommand, () => import('./commands/api/run.js')),
+  group(['mcp'], registerMcpCommand, () => import('./commands/mcp/run.js'), false),
+  group(['emulator'], registerEmulatorCommand, () => import('./commands/emulator/run.js')),
+  group(['completion', '__complete'], registerCompletionCommands, () => import('./commands/completion/run.js'), false),
+  group(['commands'], registerCommandsCommand, () => import('./commands/commands/run.js'), false),
 ];
 
 /**

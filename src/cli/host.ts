@@ -19,7 +19,48 @@ export interface Invocation {
   readonly paste: PasteHint;
 }
 
-/** Given to every command module at registration: turns its run function into a commander action. */
+/** A group's run function: the invocation and the options its parse function made of the command line. */
+export type RunFunction<O> = (inv: Invocation, options: O) => Promise<void>;
+
+/** The exports of run module `M` that run with options `O`. */
+type RunsTaking<M, O> = { [K in keyof M]: M[K] extends RunFunction<O> ? K : never }[keyof M];
+
+/** Reads a command line's arguments and options into a run's options: pure, usage errors in our voice. */
+export type ParseFunction<Args extends unknown[], Opts, O> = (
+  args: Args,
+  opts: Opts,
+  inv: Invocation,
+  command: Command,
+) => O;
+
+/**
+ * What a command group registers its actions with (`src/commands/<group>/register.ts`). An action parses the line,
+ * then loads the group's run module (`run.ts`, a lazy chunk, through the loader the root command table gives) and
+ * calls one of its run functions by name.
+ */
+export class GroupActions<M> {
+  constructor(
+    private readonly host: Host,
+    private readonly load: () => Promise<M>,
+  ) {}
+
+  get ctx(): Context {
+    return this.host.ctx;
+  }
+
+  run<O, Args extends unknown[] = [], Opts = object>(
+    name: RunsTaking<M, O>,
+    parse: ParseFunction<Args, Opts, O>,
+  ): (...raw: unknown[]) => Promise<void> {
+    return this.host.action<Args, Opts>(async (inv, args, opts, command) => {
+      const options = parse(args, opts, inv, command);
+      const module = await this.load();
+      return (module[name] as RunFunction<O>)(inv, options);
+    });
+  }
+}
+
+/** Turns a run function into a commander action, with the invocation built around it and closed after it. */
 export class Host {
   constructor(
     readonly ctx: Context,
@@ -28,6 +69,11 @@ export class Host {
     /** The secrets stderr is scrubbed of; the services add the ones they learn. */
     private readonly secrets: Redactor,
   ) {}
+
+  /** The actions of a group whose run code `load` brings. */
+  group<M>(load: () => Promise<M>): GroupActions<M> {
+    return new GroupActions(this, load);
+  }
 
   action<Args extends unknown[], Opts>(
     run: (inv: Invocation, args: Args, opts: Opts, command: Command) => Promise<void>,

@@ -10,6 +10,7 @@ import type { TableSpec } from '../render/table-model.js';
 import { ByteJoiner } from '../util/byte-joiner.js';
 import { type IOStreams, STREAM_QUEUE_BYTES } from './io-streams.js';
 import { streamViewKind } from './live-view-choice.js';
+import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
 
 /** How a stream of items (events tail) is shown to people: loaded only when a table was asked for. */
 export interface StreamView<I, S, R> {
@@ -105,6 +106,7 @@ export class Printer {
   readonly #formatChosen: boolean;
   readonly #query: Query | undefined;
   readonly #color: boolean;
+  #received: ((bytes: number) => void) | undefined;
   /** stdout is a terminal: JSON is coloured there (with colour on), tables fitted to its width. */
   readonly #tty: boolean;
   readonly #redraw: boolean;
@@ -164,6 +166,7 @@ export class Printer {
     table: (items: readonly T[]) => TableSpec,
     empty = NOTHING,
   ): Promise<void> {
+    keepYoungGenerationSmall();
     const progress = this.#io.progress();
     const held: T[] = [];
     const ndjson = this.#format === 'ndjson';
@@ -264,8 +267,15 @@ export class Printer {
     this.#io.stderr.write(json ? jsonLine(value) : `${text}\n`);
   }
 
+  /** Told of the bytes a stream brings from the network, for the memory policy's collections. */
+  received(bytes: number): void {
+    this.#received ??= collectAfterBytes(MINOR_COLLECTION_BYTES);
+    this.#received(bytes);
+  }
+
   /** Where a stream of items goes: NDJSON lines, YAML documents, lines of text, or the live view on a terminal. */
   async stream<I, S, R>(formats: StreamFormats<I, S, R>, initial: S): Promise<ItemStream<I, S>> {
+    keepYoungGenerationSmall();
     const io = this.#io;
     const notice = (text: string, always?: boolean) => (always ? io.stderr.write(`${text}\n`) : io.notice(text));
     const plain = (write: (items: readonly I[]) => Promise<void>): ItemStream<I, S> => ({

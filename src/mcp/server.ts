@@ -10,7 +10,7 @@ import {
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { refineError } from '../cli/hints.js';
 import type { Invocation } from '../cli/host.js';
-import type { McpOptions } from '../commands/mcp.js';
+import type { McpOptions } from '../commands/mcp/options.js';
 import { CliError, interruption } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 import { packageVersion } from '../version.js';

@@ -24,9 +24,9 @@ import {
   parseConnectionFilters,
   parseEmail,
   STRATEGY_MAX,
-} from '../commands/connections.js';
-import { parseEventTypes, parseSince } from '../commands/events.js';
-import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
+} from '../commands/connections/options.js';
+import { parseEventTypes, parseSince } from '../commands/events/options.js';
+import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies/options.js';
 import { ApiError, UsageError } from '../errors.js';
 import { neutralize } from '../render/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';

@@ -7,7 +7,7 @@ import { type EventsApi, subscribeEvents, type TailItem } from '../../src/api/ev
 import type { StreamResponse } from '../../src/api/http.js';
 import { reconnectDelayMs } from '../../src/api/retry.js';
 import { refineError } from '../../src/cli/hints.js';
-import { parseEventTypes, parseSince } from '../../src/commands/events.js';
+import { parseEventTypes, parseSince } from '../../src/commands/events/options.js';
 import { AuthError, CliError, exitCodeFor } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
 

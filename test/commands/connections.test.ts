@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { parseDeleteUserOptions } from '../../src/commands/connections.js';
+import { parseDeleteUserOptions } from '../../src/commands/connections/options.js';
 import type { InStream } from '../../src/context.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { type RunOptions, runCli } from '../helpers/run-cli.js';

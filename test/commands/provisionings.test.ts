@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/api/types.js';
-import { parseProvisioningsListOptions } from '../../src/commands/provisionings.js';
+import { parseProvisioningsListOptions } from '../../src/commands/provisionings/options.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
 import { neutralize } from '../../src/render/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';

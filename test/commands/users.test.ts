@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { UserPermission, UserPermissionTotals } from '../../src/api/types.js';
-import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
+import { parseUserPermissionsOptions } from '../../src/commands/users/options.js';
+import { summarizeSources } from '../../src/commands/users/run.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
 import { neutralize } from '../../src/render/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';

@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EMULATOR_PORT, parseEmulatorFlags } from '../../src/commands/emulator.js';
+import { DEFAULT_EMULATOR_PORT, parseEmulatorFlags } from '../../src/commands/emulator/options.js';
 import { formatLimitValue, LIMIT_NAMES, LIMITS, type Limit, type LimitName } from '../../src/emulator/limits.js';
 import { startEmulator } from '../../src/emulator/server.js';
 import { UsageError } from '../../src/errors.js';

@@ -1,0 +1,92 @@
+import { deleteConnectionUser, isUserNotFound, listConnections } from '../../api/endpoints.js';
+import { connectionPages } from '../../api/pagers.js';
+import type { Connection, DeleteUserResult } from '../../api/types.js';
+import { confirm, mustAsk } from '../../cli/confirm.js';
+import { correlationIdFor } from '../../cli/correlation-id.js';
+import type { Invocation } from '../../cli/host.js';
+import { WriteInFlight } from '../../cli/write-outcome.js';
+import { ApiError } from '../../errors.js';
+import { neutralize } from '../../render/sanitize.js';
+import { cell, type ListTable } from '../../render/table-model.js';
+import { takeWords } from '../shared/checkpoint-list-options.js';
+import type { ConnectionsListOptions, DeleteUserOptions } from './options.js';
+
+export async function runConnectionsList(inv: Invocation, opts: ConnectionsListOptions): Promise<void> {
+  const api = inv.services.api();
+  const filters = { strategies: opts.strategies, name: opts.name };
+  const filtered = opts.strategies.length > 0 || opts.name !== undefined;
+  const none = filtered ? 'No connections match.' : 'No connections.';
+  if (opts.all) return inv.out.all(connectionPages(api, { ...filters, take: opts.take }), connectionsTable, none);
+  const { data } = await listConnections(api, { ...filters, take: opts.take, from: opts.from });
+  await inv.out.page(data, data.connections, connectionsTable, {
+    empty: opts.from === undefined ? none : 'No connections after this checkpoint.',
+    more: () => {
+      if (!data.next) return undefined;
+      const filterWords = [
+        ...opts.strategies.flatMap((s) => ['--strategy', s]),
+        ...(opts.name === undefined ? [] : ['--name', opts.name]),
+      ];
+      return {
+        next: inv.paste(['connections', 'list', ...filterWords, '--from', data.next, ...takeWords(opts.take)]),
+        all: inv.paste(['connections', 'list', ...filterWords, '--all', ...takeWords(opts.take)]),
+      };
+    },
+  });
+}
+
+/** Id and name tell connections apart and are never cut; the strategy gives way. -o wide adds the rest. */
+export function connectionsTable(items: readonly Connection[]): ListTable {
+  return {
+    kind: 'list',
+    columns: [
+      { name: 'id', fit: 'key' },
+      { name: 'name', fit: 'key' },
+      { name: 'strategy', fit: 'detail', rank: 1 },
+      { name: 'display name', fit: 'detail', wide: true },
+      { name: 'domain', fit: 'detail', wide: true },
+    ],
+    rows: items.map((c) => [
+      cell(c.id),
+      cell(c.name),
+      cell(c.strategy),
+      cell(c.display_name),
+      cell(c.is_domain_connection === undefined ? undefined : c.is_domain_connection ? 'yes' : 'no'),
+    ]),
+  };
+}
+
+export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
+  const { io } = inv;
+  const ask = mustAsk(inv, opts.yes, 'refusing to delete without confirmation', 'pass --yes to delete');
+  const tenant = new URL(inv.services.credentials().origin).host;
+  if (ask) {
+    const question = `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
+    await confirm(inv, question, 'not confirmed: nothing was deleted');
+  }
+  const correlationId = correlationIdFor(opts.correlationId, io);
+  const write = new WriteInFlight('DELETE', correlationId);
+  // Before sending: a delete cut off on the way (a kill, a timeout) can still be looked up in the tenant logs.
+  const beforeSend = () => inv.out.aside({ correlation_id: correlationId }, `Correlation id: ${correlationId}`);
+  let result: DeleteUserResult;
+  const base = { connection_id: opts.connectionId, email: opts.email };
+  try {
+    const api = inv.services.api();
+    const status = await deleteConnectionUser(api, opts.connectionId, opts.email, correlationId, {
+      beforeSend,
+      onWire: write.onWire,
+    });
+    result = { ...base, outcome: 'gone', status, correlation_id: correlationId };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw write.explain(err);
+    // A failed delete can be found in the logs too.
+    if (!(opts.ifExists && isUserNotFound(err))) throw err.addHint(`correlation id ${correlationId}`);
+    result = { ...base, outcome: 'not_found', status: err.status ?? 404, correlation_id: correlationId };
+  }
+  const where = `connection ${neutralize(opts.connectionId)}`;
+  await inv.out.result(result, {
+    text:
+      result.outcome === 'gone'
+        ? `No user ${neutralize(opts.email)} remains in ${where}\n`
+        : `No change: no user ${neutralize(opts.email)} in ${where}\n`,
+  });
+}

@@ -1,0 +1,73 @@
+import { EVENT_TYPES } from '../../api/event-types.js';
+import { examples, option, type SvcadmCommand } from '../../cli/command.js';
+import type { GroupActions, Invocation } from '../../cli/host.js';
+import { FORWARD_SECRET_ENV } from '../../forward/target.js';
+import { TENANT_ENVIRONMENT } from '../../help/environment.js';
+import { parseTailOptions, type RawTailOptions } from './options.js';
+import type * as Run from './run.js';
+
+/** One line: help output wraps it to the terminal. */
+function typeList(): string {
+  return `  ${EVENT_TYPES.join(' ')}`;
+}
+
+export function registerEventsCommands(program: SvcadmCommand, actions: GroupActions<typeof Run>): void {
+  const events = program.command('events').description('the tenant event stream');
+  events
+    .command('tail')
+    .description('follow the event stream (GET /events, Server-Sent Events)')
+    .streaming()
+    .addOption(
+      option('--type <type>', 'only these event types (repeatable, or a comma list)')
+        .repeated()
+        .completes({ kind: 'list', values: EVENT_TYPES }),
+    )
+    .option('--from <cursor>', 'resume after this cursor (an offset from a previous run)')
+    .option('--since <time>', 'start at an RFC 3339 time or a duration back from now (30s, 15m, 2h, 7d)')
+    .option('--max-events <n>', 'stop after n events')
+    .option('--duration <d>', 'stop after this long (e.g. 30s, 5m)')
+    .addOption(
+      option(
+        '--cursor-file <path>',
+        'start from the cursor saved here (--from and --since win); move it only past lines written without error',
+      ).completes({ kind: 'file' }),
+    )
+    .addOption(
+      option('--output-file <path>', "also append each event's NDJSON line to this file as it is shown").completes({
+        kind: 'file',
+      }),
+    )
+    .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
+    .option('--forward-to <url>', 'POST each event to this app (https, or http on loopback); 2xx acknowledges it')
+    .addOption(
+      option(
+        '--forward-secret <secret>',
+        'sign forwarded events with this secret (default: a new one, printed)',
+      ).environmentVariable(FORWARD_SECRET_ENV),
+    )
+    .environment([
+      ...TENANT_ENVIRONMENT,
+      { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },
+    ])
+    .addHelpText('after', `\nEvent types:\n${typeList()}`)
+    .addHelpText(
+      'after',
+      '\nExit: 0 when --duration or --max-events ends a working stream; 7 when it ends while the stream is down (it ' +
+        'never connected, or a reconnect failed since the last drop), with since when and the line to resume with. ' +
+        'The service rotating a stream (connection_timeout) is followed silently. 130/143/129 on SIGINT/SIGTERM/SIGHUP.',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'svcadm events tail',
+        'svcadm events tail --type user.created,user.deleted --since 15m',
+        'svcadm events tail --cursor-file .svcadm-cursor --duration 5m -o ndjson | jq -c .',
+        'svcadm events tail --forward-to http://localhost:3000/webhooks --cursor-file .svcadm-cursor',
+      ),
+    )
+    .action(
+      actions.run('runEventsTail', (_args: [], raw: RawTailOptions, inv: Invocation) =>
+        parseTailOptions(raw, inv.ctx.clock.now(), inv.ctx.env),
+      ),
+    );
+}
