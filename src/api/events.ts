@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { fingerprintInto } from '../util/fingerprint.js';
 import { chunkRuns } from './chunk-runs.js';
 import type { Query } from './client.js';

@@ -6,8 +6,8 @@ import { correlationIdFor } from '../cli/correlation-id.js';
 import type { Invocation } from '../cli/host.js';
 import { WriteInFlight } from '../cli/write-outcome.js';
 import { ApiError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
 import { cell, type ListTable } from '../render/table-model.js';
+import { neutralize } from '../text/sanitize.js';
 import { takeWords } from './checkpoint-list-options.js';
 import type { ConnectionsListOptions, DeleteUserOptions } from './connections.js';
 

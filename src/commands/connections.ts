@@ -3,7 +3,7 @@ import { examples, type SvcadmCommand } from '../cli/command.js';
 import { CORRELATION_ID_LOGGED, parseCorrelationId } from '../cli/correlation-id.js';
 import type { Host } from '../cli/host.js';
 import { UsageError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import {
   type CheckpointListOptions,
   type CheckpointListRaw,

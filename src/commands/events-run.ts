@@ -8,8 +8,8 @@ import { announceForwarding, type Delivery, EventForwarder } from '../forward/fo
 import type { ItemStream, StreamFormats } from '../io/printer.js';
 import { RecordFile } from '../io/record-file.js';
 import type { EventRow } from '../render/event-line.js';
-import { neutralize } from '../render/sanitize.js';
 import type { TailStatus } from '../render/tail-view.js';
+import { neutralize } from '../text/sanitize.js';
 import { collectAfterBytes, keepYoungGenerationSmall } from '../util/young-generation.js';
 import type { TailOptions } from './events.js';
 

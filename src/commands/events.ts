@@ -12,7 +12,7 @@ import {
   type RawForwardOptions,
 } from '../forward/target.js';
 import { TENANT_ENVIRONMENT } from '../help/environment.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';
 
 export interface RawTailOptions extends RawForwardOptions {

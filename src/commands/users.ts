@@ -5,8 +5,8 @@ import type { EmailUser, PermissionSource, UserPermission } from '../api/types.j
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
 import { cell, type ListTable, timeCell } from '../render/table-model.js';
+import { neutralize } from '../text/sanitize.js';
 import { parseIntegerOption } from '../util/duration.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';
 import { EMAIL_MAX, parseEmail } from './connections.js';

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { ByteJoiner } from '../util/byte-joiner.js';
 import { outputError } from './io-streams.js';
 

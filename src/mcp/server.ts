@@ -12,7 +12,7 @@ import { refineError } from '../cli/hints.js';
 import type { Invocation } from '../cli/host.js';
 import type { McpOptions } from '../commands/mcp.js';
 import { CliError, interruption } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { packageVersion } from '../version.js';
 import { errorResult, successResult } from './results.js';
 import { selectTools } from './select.js';

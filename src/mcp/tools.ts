@@ -28,7 +28,7 @@ import {
 import { parseEventTypes, parseSince } from '../commands/events.js';
 import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
 import { ApiError, UsageError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
 import { fitItems } from './results.js';
 import {

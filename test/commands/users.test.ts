@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserPermission, UserPermissionTotals } from '../../src/api/types.js';
 import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
-import { neutralize } from '../../src/render/sanitize.js';
+import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
