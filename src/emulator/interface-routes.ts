@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type EventType, isEventType } from './event-types.js';
+import { type EventType, isEventType } from '../spec/event-types.js';
 import { HttpError, sendEmpty, sendJson } from './http-util.js';
 import {
   DEFAULT_TAKE,

@@ -11,7 +11,6 @@ import {
   listUserPermissions,
   permissionItems,
 } from '../api/endpoints.js';
-import { EVENT_TYPES } from '../api/event-types.js';
 import {
   CONNECTIONS_PAGE_MAX,
   PERMISSIONS_PAGE_MAX,
@@ -28,6 +27,7 @@ import {
 import { parseEventTypes, parseSince } from '../commands/events.js';
 import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
 import { ApiError, UsageError } from '../errors.js';
+import { EVENT_TYPES } from '../spec/event-types.js';
 import { neutralize } from '../text/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
 import { fitItems } from './results.js';
