@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import type { ApiClient, JsonResult } from './client.js';
-import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom, parseErrorBody } from './error-body.js';
 import type { HttpRequest } from './http.js';
 import { malformedAnswer } from './json-answer.js';

@@ -1,11 +1,11 @@
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import { isFatalStreamError } from '../spec/stream-errors.js';
 import { neutralize } from '../text/sanitize.js';
 import { fingerprintInto } from '../util/fingerprint.js';
 import { chunkRuns } from './chunk-runs.js';
 import type { Query } from './client.js';
-import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
 import { eventLine } from './event-payload.js';
 import { header } from './headers.js';

@@ -1,4 +1,3 @@
-import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import { timestampOf } from '../api/timestamp.js';
 import { examples, option, type SvcadmCommand } from '../cli/command.js';
 import type { Host } from '../cli/host.js';
@@ -11,6 +10,7 @@ import {
   type RawForwardOptions,
 } from '../forward/target.js';
 import { TENANT_ENVIRONMENT } from '../help/environment.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import { EVENT_TYPES, type EventType, isEventType, suggestEventTypes } from '../spec/event-types.js';
 import { neutralize } from '../text/sanitize.js';
 import { parseDuration, parseIntegerOption } from '../util/duration.js';

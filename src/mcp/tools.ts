@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import {
   deleteConnectionUser,
   findUsersByEmail,
@@ -27,6 +26,7 @@ import {
 import { parseEventTypes, parseSince } from '../commands/events.js';
 import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies.js';
 import { ApiError, UsageError } from '../errors.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import { EVENT_TYPES } from '../spec/event-types.js';
 import { neutralize } from '../text/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
