@@ -1,10 +1,10 @@
 import { getRateLimitPolicy, listRateLimitPolicies } from '../api/endpoints.js';
 import { POLICIES_PAGE_MAX, rateLimitPolicyPages } from '../api/pagers.js';
-import type { RateLimitPolicy } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
 import { cell, type DetailTable, type ListTable, type Tone, timeCell } from '../render/table-model.js';
+import type { RateLimitPolicy } from '../spec/resources.js';
 import {
   type CheckpointListOptions,
   type CheckpointListRaw,

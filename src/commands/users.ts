@@ -1,11 +1,11 @@
 import { findUsersByEmail, listUserPermissions, permissionItems } from '../api/endpoints.js';
 import { PERMISSIONS_PAGE_MAX, userPermissionPages } from '../api/pagers.js';
 import { OFFSET_CONCURRENCY_DEFAULT } from '../api/paginate.js';
-import type { EmailUser, PermissionSource, UserPermission } from '../api/types.js';
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
 import { UsageError } from '../errors.js';
 import { cell, type ListTable, timeCell } from '../render/table-model.js';
+import type { EmailUser, PermissionSource, UserPermission } from '../spec/resources.js';
 import { neutralize } from '../text/sanitize.js';
 import { parseIntegerOption } from '../util/duration.js';
 import { keepYoungGenerationSmall } from '../util/young-generation.js';

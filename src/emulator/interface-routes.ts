@@ -1,13 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type EventType, isEventType } from '../spec/event-types.js';
+import { DEFAULT_TAKE } from '../spec/pages.js';
 import { HttpError, sendEmpty, sendJson } from './http-util.js';
-import {
-  DEFAULT_TAKE,
-  featureNotEnabled,
-  listConnections,
-  listRateLimitPolicies,
-  listUsersByEmail,
-} from './id-lists.js';
+import { featureNotEnabled, serveConnections, serveRateLimitPolicies, serveUsersByEmail } from './id-lists.js';
 import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';
 import { integerParam, queryError, rejectUnknownParams, single } from './query.js';
 import { ENDPOINT_SCOPES } from './scopes.js';
@@ -34,9 +29,9 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
-  { method: 'GET', pattern: ['rate-limit-policies'], handler: listRateLimitPolicies },
-  { method: 'GET', pattern: ['connections'], handler: listConnections },
-  { method: 'GET', pattern: ['users-by-email'], handler: listUsersByEmail },
+  { method: 'GET', pattern: ['rate-limit-policies'], handler: serveRateLimitPolicies },
+  { method: 'GET', pattern: ['connections'], handler: serveConnections },
+  { method: 'GET', pattern: ['users-by-email'], handler: serveUsersByEmail },
   { method: 'GET', pattern: ['rate-limit-policies', '*'], handler: getRateLimitPolicy },
   { method: 'GET', pattern: ['connections-directory-provisionings'], handler: listProvisionings },
   { method: 'GET', pattern: ['events'], handler: subscribeToEvents },

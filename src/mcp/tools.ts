@@ -34,12 +34,12 @@ import { fitItems } from './results.js';
 import {
   checkpointListTool,
   cursorOut,
-  DEFAULT_TAKE,
   defineTool,
   omittedOut,
   pageOutcome,
   READS,
   serviceObject,
+  TOOL_PAGE_SIZE,
   type ToolSpec,
 } from './tool.js';
 
@@ -190,7 +190,7 @@ export const TOOLS: readonly ToolSpec[] = [
         .min(1)
         .max(PERMISSIONS_PAGE_MAX)
         .optional()
-        .describe(`results per page, 1 to ${PERMISSIONS_PAGE_MAX} (default ${DEFAULT_TAKE})`),
+        .describe(`results per page, 1 to ${PERMISSIONS_PAGE_MAX} (default ${TOOL_PAGE_SIZE})`),
     }),
     output: z.object({
       permissions: z.array(serviceObject),
@@ -201,7 +201,9 @@ export const TOOLS: readonly ToolSpec[] = [
     async run(input, env) {
       if (input.user_id.trim() === '') throw new UsageError('the user id must not be empty');
       const at =
-        input.cursor === undefined ? { page: 0, perPage: input.per_page ?? DEFAULT_TAKE } : offsetCursor(input.cursor);
+        input.cursor === undefined
+          ? { page: 0, perPage: input.per_page ?? TOOL_PAGE_SIZE }
+          : offsetCursor(input.cursor);
       const { data } = await listUserPermissions(env.api(), input.user_id, { ...at, includeTotals: true });
       const items = permissionItems(data);
       const total = Array.isArray(data) ? undefined : data.total;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/api/types.js';
 import { parseProvisioningsListOptions } from '../../src/commands/provisionings.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
+import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/spec/resources.js';
 import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';

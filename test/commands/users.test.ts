@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { UserPermission, UserPermissionTotals } from '../../src/api/types.js';
 import { parseUserPermissionsOptions, summarizeSources } from '../../src/commands/users.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
+import type { UserPermission, UserPermissionTotals } from '../../src/spec/resources.js';
 import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
