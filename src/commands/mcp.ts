@@ -1,35 +1,7 @@
 import { examples, type SvcadmCommand } from '../cli/command.js';
 import type { Host, Invocation } from '../cli/host.js';
-import { UsageError } from '../errors.js';
 import { TENANT_ENVIRONMENT } from '../help/environment.js';
-
-export interface McpRaw {
-  allowWrites?: boolean;
-  tools?: string;
-}
-
-export interface McpOptions {
-  allowWrites: boolean;
-  /** Tool-name globs (`*`, `?`); undefined: every tool the mode allows. */
-  tools: readonly string[] | undefined;
-}
-
-const GLOB = /^[a-z0-9_*?]{1,64}$/;
-
-export function parseMcpOptions(raw: McpRaw): McpOptions {
-  let tools: string[] | undefined;
-  if (raw.tools !== undefined) {
-    tools = raw.tools.split(',').map((glob) => glob.trim());
-    const bad = tools.find((glob) => !GLOB.test(glob));
-    if (bad !== undefined) {
-      throw new UsageError(
-        bad === '' ? '--tools has an empty entry' : `--tools: '${bad}' is not a tool name or glob`,
-        'give tool names or globs separated by commas, e.g. --tools "list_*,read_events"',
-      );
-    }
-  }
-  return { allowWrites: raw.allowWrites === true, tools };
-}
+import { type McpOptions, type McpRaw, parseMcpOptions } from '../mcp/options.js';
 
 export function registerMcpCommand(program: SvcadmCommand, host: Host): void {
   program
