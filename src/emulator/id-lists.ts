@@ -1,8 +1,8 @@
 import { DEFAULT_TAKE } from '../spec/pages.js';
 import { HttpError, sendJson } from './http-util.js';
-import type { InterfaceRequest } from './interface-routes.js';
 import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';
 import { booleanParam, integerParam, queryError, rejectUnknownParams, single } from './query.js';
+import { type InterfaceRequest, scopesOf } from './request.js';
 import { ENDPOINT_SCOPES } from './scopes.js';
 import type { TenantConnection } from './seed-data.js';
 import type { EmulatorState } from './state.js';
@@ -11,10 +11,6 @@ import { requireScope } from './tokens.js';
 /** The lists that give the ids the five operations need (api-notes: Lists that give the ids). */
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function scopesOf(state: EmulatorState, call: InterfaceRequest): Set<string> {
-  return state.tokens.authenticate(call.req.headers.authorization, call.req.headers.host);
-}
 
 /** The 403 of a tenant whose plan lacks a feature (the vendor's deploy tool reads 403 as "not enabled"). */
 export function featureNotEnabled(feature: string): HttpError {
