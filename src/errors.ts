@@ -1,5 +1,3 @@
-import { CommanderError } from './cli/commander.js';
-
 /** What went wrong, in the terms of the exit codes: every failure svcadm reports has one of these kinds. */
 export type ErrorKind =
   | 'usage'
@@ -230,6 +228,22 @@ export function interruption(signal: AbortSignal, reported = false): Interrupted
   return new Interrupted(stop, reported);
 }
 
+/**
+ * The command line's parser ended the run itself: help or the version shown (exit code 0), or a line it refused
+ * (any other code). `cli/command.ts` throws it in place of commander's own error: this module knows no commander.
+ */
+export class ParserExit extends Error {
+  constructor(
+    readonly exitCode: number,
+    /** The parser's own name for the ending (`commander.helpDisplayed`, `commander.version`). */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ParserExit';
+  }
+}
+
 /** Writing stdout or stderr failed: the environment's fault, never "a bug". */
 export class OutputError extends CliError {
   constructor(message: string) {
@@ -244,15 +258,15 @@ export function exitCodeForSignal(signal: StopSignal): number {
 export function exitCodeFor(err: unknown): number {
   if (err instanceof Interrupted) return SIGNAL_EXIT_CODES[err.signal];
   if (err instanceof CliError) return EXIT_CODES[err.kind === 'interrupted' ? 'bug' : err.kind];
-  // commander ends `--help` and `--version` by throwing; everything else it finds comes through our error().
-  if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+  // The parser ends `--help` and `--version` by throwing; every usage error it finds comes through our error().
+  if (err instanceof ParserExit) return err.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
   return EXIT_CODES.bug;
 }
 
 /** An ending that prints nothing more: help or version shown, or a stop the command has reported itself. */
 export function endsQuietly(err: unknown): boolean {
   if (err instanceof Interrupted) return err.reported;
-  return err instanceof CommanderError && err.exitCode === 0;
+  return err instanceof ParserExit && err.exitCode === 0;
 }
 
 /**
@@ -338,7 +352,7 @@ export function errorCodeOf(err: unknown): string {
     if (err.kind === 'network' && err.status !== undefined && err.status >= 500) return 'server_error';
     return KIND_CODES[err.kind] ?? err.kind;
   }
-  if (err instanceof CommanderError) return 'usage';
+  if (err instanceof ParserExit) return 'usage';
   return 'internal_error';
 }
 

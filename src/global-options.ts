@@ -1,4 +1,5 @@
 import { type AgentMode, agentModeOf } from './agent-mode.js';
+import type { CredentialFlags } from './config/credentials.js';
 import type { Env, Io, OutStream } from './context.js';
 import { UsageError } from './errors.js';
 import type { Query } from './render/query.js';
@@ -11,16 +12,7 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 const DATA_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'ndjson'];
 
 /** The root options of cli.md exactly as commander hands them over (strings; booleans for flags). */
-export interface RawGlobalOptions {
-  profile?: string;
-  domain?: string;
-  clientId?: string;
-  clientSecret?: string;
-  clientAssertionKey?: string;
-  clientAssertionAlg?: string;
-  token?: string;
-  authUrl?: string;
-  audience?: string;
+export interface RawGlobalOptions extends CredentialFlags {
   output?: string;
   json?: boolean;
   query?: string;
@@ -30,22 +22,6 @@ export interface RawGlobalOptions {
   maxRetries?: string;
   timeout?: string;
 }
-
-/** The credential flags, as given; `config/credentials.ts` decides what they mean together with the environment. */
-export type CredentialFlags = Readonly<
-  Pick<
-    RawGlobalOptions,
-    | 'profile'
-    | 'domain'
-    | 'clientId'
-    | 'clientSecret'
-    | 'clientAssertionKey'
-    | 'clientAssertionAlg'
-    | 'token'
-    | 'authUrl'
-    | 'audience'
-  >
->;
 
 /** The global options of one invocation, parsed once before the command runs. */
 export interface Globals {

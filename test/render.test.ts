@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { relativeAge, tableTime } from '../src/render/dates.js';
 import { eventLineFormatter, typeColumnWidth } from '../src/render/event-line.js';
 import { jsonDocument, jsonLine } from '../src/render/json.js';
-import { neutralize } from '../src/render/sanitize.js';
 import { layoutColumns } from '../src/render/table-layout.js';
 import { type Cell, type Column, cell, timeCell } from '../src/render/table-model.js';
 import { renderTable } from '../src/render/table-text.js';
 import { statusLine, type TailStatus } from '../src/render/tail-view.js';
+import { neutralize } from '../src/text/sanitize.js';
 
 describe('neutralize', () => {
   it('shows control characters and escape sequences escaped', () => {

@@ -2,7 +2,7 @@ import type { AuthMethod } from '../config/credentials.js';
 import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } from '../config/token-cache.js';
 import { withTokenLock } from '../config/token-lock.js';
 import { AuthError, UsageError } from '../errors.js';
-import { ACCESS_TOKEN_RULE, expiryOfClaim, isAccessToken, tokenLifetimeMs } from './access-token.js';
+import { ACCESS_TOKEN_RULE, isAccessToken } from '../spec/access-token.js';
 import { type ClientProof, clientProof } from './client-proof.js';
 import { tokenErrorFrom } from './error-body.js';
 import { header } from './headers.js';
@@ -10,6 +10,7 @@ import type { HttpClient, HttpResponse } from './http.js';
 import { malformedAnswer, parseJsonAnswer } from './json-answer.js';
 import { jwtClaims } from './jwt-claims.js';
 import { waitText } from './retry.js';
+import { expiryOfClaim, tokenLifetimeMs } from './token-lifetime.js';
 
 export interface TokenInfo {
   accessToken: string;

@@ -1,9 +1,6 @@
 import { ApiError } from '../errors.js';
-import type { ApiClient, JsonResult } from './client.js';
-import { CURSOR_RULE, isCursor } from './cursor.js';
-import { apiErrorFrom, parseErrorBody } from './error-body.js';
-import type { HttpRequest } from './http.js';
-import { malformedAnswer } from './json-answer.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
+import { DEFAULT_TAKE } from '../spec/pages.js';
 import type {
   ConnectionPage,
   DirectoryProvisioningPage,
@@ -12,7 +9,11 @@ import type {
   RateLimitPolicyPage,
   UserPermission,
   UserPermissionTotals,
-} from './types.js';
+} from '../spec/resources.js';
+import type { ApiClient, JsonResult } from './client.js';
+import { apiErrorFrom, parseErrorBody } from './error-body.js';
+import type { HttpRequest } from './http.js';
+import { malformedAnswer } from './json-answer.js';
 
 /** GET /rate-limit-policies/{id} (Early Access). */
 export async function getRateLimitPolicy(api: ApiClient, id: string): Promise<JsonResult<RateLimitPolicy>> {
@@ -119,9 +120,6 @@ export interface ConnectionsQuery {
   from?: string | undefined;
 }
 
-/** What svcadm asks for when no page size is given: the service's own default, and the checkpoint form with it. */
-export const CONNECTIONS_TAKE_DEFAULT = 50;
-
 /**
  * GET /connections, always in the checkpoint form (`take` is sent, so the answer is `{connections, next}`); an older
  * service's bare array is read as one last page.
@@ -130,7 +128,7 @@ export async function listConnections(api: ApiClient, query: ConnectionsQuery): 
   const url = api.url(['connections'], {
     strategy: query.strategies !== undefined && query.strategies.length > 0 ? [...query.strategies] : undefined,
     name: query.name,
-    take: query.take ?? CONNECTIONS_TAKE_DEFAULT,
+    take: query.take ?? DEFAULT_TAKE,
     from: query.from,
   });
   const result = await api.getJson<unknown>(url, 'connections');
@@ -179,6 +177,19 @@ export async function listUserPermissions(
 /** The items of a permissions page, whichever shape it came in. */
 export function permissionItems(body: UserPermission[] | UserPermissionTotals): UserPermission[] {
   return Array.isArray(body) ? body : body.permissions;
+}
+
+/**
+ * What `connections delete-user` reports. The service answers 204 whether or not a user with that e-mail was there,
+ * so the result says no such user remains (`gone`), never that one was deleted; `not_found` only where a service
+ * answered 404 for the user and `--if-exists` was given.
+ */
+export interface DeleteUserResult {
+  connection_id: string;
+  email: string;
+  outcome: 'gone' | 'not_found';
+  status: number;
+  correlation_id: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, AuthError, type ErrorReason, type HeaderMap } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import type { RefusedWait } from './http.js';
 import { waitText } from './retry.js';
 

@@ -1,4 +1,4 @@
-import { escapeJsonText, isUnsafeCodePoint } from '../render/sanitize.js';
+import { escapeJsonText, isUnsafeCodePoint } from '../text/sanitize.js';
 import { MAX_JSON_DEPTH } from './json-answer.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
+import { isFatalStreamError } from '../spec/stream-errors.js';
+import { neutralize } from '../text/sanitize.js';
 import { fingerprintInto } from '../util/fingerprint.js';
 import { chunkRuns } from './chunk-runs.js';
 import type { Query } from './client.js';
-import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
 import { eventLine } from './event-payload.js';
-import { FATAL_STREAM_ERRORS } from './event-types.js';
 import { header } from './headers.js';
 import type { StreamResponse } from './http.js';
 import { classify, reconnectDelayMs, serverRetryMs } from './retry.js';
@@ -331,7 +331,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
             const code = clip(stringField(detail, 'code') ?? 'unknown');
             const message = clip(stringField(detail, 'message') ?? msg.data.toString('utf8'));
             const offset = adopt(stringField(detail, 'offset'));
-            const isFatal = FATAL_STREAM_ERRORS.has(code);
+            const isFatal = isFatalStreamError(code);
             if (!isFatal && advance(offset) && offset !== undefined) batch.push({ kind: 'cursor', offset });
             if (code === ROTATION) {
               rotated = true;

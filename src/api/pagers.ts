@@ -1,3 +1,4 @@
+import type { Connection, DirectoryProvisioning, RateLimitPolicy, UserPermission } from '../spec/resources.js';
 import type { ApiClient } from './client.js';
 import {
   type ConnectionsQuery,
@@ -9,7 +10,6 @@ import {
   type RateLimitPoliciesQuery,
 } from './endpoints.js';
 import { type CheckpointPage, checkpointPages, deduplicator, offsetList } from './paginate.js';
-import type { Connection, DirectoryProvisioning, RateLimitPolicy, UserPermission } from './types.js';
 
 /** One page of an `--all` listing: the items not seen before, and how far the list has got. */
 export interface PagerPage<T> {

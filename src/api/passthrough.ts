@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { NetworkError, UsageError } from '../errors.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import type { ApiClient, Query } from './client.js';
-import { CURSOR_RULE, isCursor } from './cursor.js';
 import { apiErrorFrom } from './error-body.js';
 import type { HttpMethod, HttpRequest, RetryPolicy } from './http.js';
 import { MAX_JSON_DEPTH, malformedAnswer, nestsDeeperThan } from './json-answer.js';

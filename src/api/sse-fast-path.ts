@@ -1,5 +1,5 @@
 import { SSE_FRAME_WASM } from '../generated/sse-frame-wasm.js';
-import { UNSAFE_RANGES } from '../render/sanitize.js';
+import { UNSAFE_RANGES } from '../text/sanitize.js';
 import { CHUNK_RUN_MAX_BYTES } from './chunk-runs.js';
 import { type SseHandlers, type SseMessage, SseParser } from './sse-parser.js';
 

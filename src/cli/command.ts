@@ -1,7 +1,7 @@
 import type { HelpContext } from 'commander';
-import { UsageError } from '../errors.js';
+import { ParserExit, UsageError } from '../errors.js';
 import type { EnvironmentVariable } from '../help/environment.js';
-import { Command, Option } from './commander.js';
+import { Command, type CommanderError, Option } from './commander.js';
 
 /** What can be completed where a value is expected. */
 export type ValueSpec =
@@ -131,6 +131,14 @@ export class SvcadmCommand extends Command {
   }
 
   /**
+   * With `exitOverride()`, commander ends `--help` and `--version` by throwing: what it throws becomes a ParserExit
+   * (same exit code, code and message), which errors.ts reads without knowing commander. Subcommands inherit it.
+   */
+  override exitOverride(callback?: Parameters<Command['exitOverride']>[0]): this {
+    return super.exitOverride(callback ?? throwParserExit);
+  }
+
+  /**
    * Every usage error commander finds (unknown names, missing or invalid values) becomes ours: on one line, in our
    * voice, naming the help of the command it came from (`see 'svcadm users --help'`), as gh does.
    */
@@ -138,6 +146,13 @@ export class SvcadmCommand extends Command {
     const text = inOurVoice(this, message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), options?.code);
     throw new UsageError(text, `see '${['svcadm', ...commandPath(this)].join(' ')} --help'`);
   }
+}
+
+/** commander's default ending under `exitOverride()`, with a ParserExit thrown in place of its own error. */
+function throwParserExit(err: CommanderError): void {
+  // As in commander's own: the end of an executable subcommand (svcadm declares none) is not thrown.
+  if (err.code === 'commander.executeSubCommandAsync') return;
+  throw new ParserExit(err.exitCode, err.code, err.message);
 }
 
 /** `a, b or c`. */

@@ -1,6 +1,6 @@
 import type { Env } from '../context.js';
 import type { Globals } from '../global-options.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { shellWord } from '../util/shell-word.js';
 
 /** Turns the words of a command (`['events', 'tail', '--from', cursor]`) into a line the user can paste. */

@@ -1,11 +1,23 @@
 import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
-import type { CredentialFlags } from '../global-options.js';
 import { CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
 import { withoutTrailingLineBreak } from './line-break.js';
 import { type Profile, profileNamed, readProfiles } from './profile-store.js';
 import { type SecretLocation, secretStoreOf } from './secret-store.js';
 import { parseOrigin } from './tenant.js';
+
+/** The credential flags, as given (the root options); this module decides what they mean with the environment. */
+export interface CredentialFlags {
+  readonly profile?: string;
+  readonly domain?: string;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly clientAssertionKey?: string;
+  readonly clientAssertionAlg?: string;
+  readonly token?: string;
+  readonly authUrl?: string;
+  readonly audience?: string;
+}
 
 /** Algorithms a private-key client may sign its assertions with (the vendor's: RS256, RS384, PS256). */
 export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'PS256'] as const;

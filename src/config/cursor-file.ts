@@ -1,7 +1,8 @@
-import { CURSOR_MAX, CURSOR_RULE, isCursor } from '../api/cursor.js';
 import type { Clock, Timer } from '../clock.js';
 import { CliError, UsageError } from '../errors.js';
-import { checkWritable, openRegularFile, readOpenFile, writePrivateFile } from './private-file.js';
+import { CURSOR_MAX, CURSOR_RULE, isCursor } from '../spec/cursor.js';
+import { openRegularFile, readOpenFile } from '../util/regular-file.js';
+import { checkWritable, writePrivateFile } from './private-file.js';
 
 /** A cursor and the white space around it fit in this; a longer file holds no cursor and is not read further. */
 const CURSOR_FILE_MAX_BYTES = CURSOR_MAX * 4;

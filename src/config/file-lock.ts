@@ -2,7 +2,7 @@ import { closeSync, lstatSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
 import { UsageError } from '../errors.js';
-import { openRegularFile, readOpenFile } from './private-file.js';
+import { openRegularFile, readOpenFile } from '../util/regular-file.js';
 
 /**
  * A lock file beside svcadm's state: created exclusively, holding `pid host since`, removed by its holder. A lock

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CliError, UsageError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { shellWord } from '../util/shell-word.js';
 import { acquireLock, type LockContext } from './file-lock.js';
 import { profilesFile } from './paths.js';

@@ -1,4 +1,4 @@
-import { isAccessToken } from '../api/access-token.js';
+import { isAccessToken } from '../spec/access-token.js';
 import { tokenCacheFile } from './paths.js';
 import { checkPrivatePath, ensurePrivateDir, isRecord, readJsonFile, writePrivateFile } from './private-file.js';
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isEventType } from '../spec/event-types.js';
+import { FATAL_STREAM_ERRORS, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from '../spec/stream-errors.js';
 import { parsePublicKey } from './client-assertion.js';
 import type { EventContent } from './event-factory.js';
-import { FATAL_STREAM_ERRORS, isEventType, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from './event-types.js';
 import { validateFaultSpec } from './faults.js';
 import { crossSiteOrigin, isJsonBody, type ListenAddress } from './guard.js';
 import { PayloadTooLarge, readBody, sendJson } from './http-util.js';

@@ -1,5 +1,5 @@
+import { EVENT_TYPES, type EventType } from '../spec/event-types.js';
 import { makeConnectionObject } from './connection-object.js';
-import { EVENT_TYPES, type EventType } from './event-types.js';
 import { hashOf, Random, uniqueWord } from './random.js';
 import { HOSTILE_TEXT } from './seed-data.js';
 

@@ -1,5 +1,5 @@
+import type { EventType } from '../spec/event-types.js';
 import type { EventContent, EventEnvelope, EventFactory } from './event-factory.js';
-import type { EventType } from './event-types.js';
 import { hashOf } from './random.js';
 
 interface LiveEvent {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { EventType } from '../spec/event-types.js';
+import type { StreamErrorCode } from '../spec/stream-errors.js';
 import type { EventLog } from './event-log.js';
-import type { EventType, StreamErrorCode } from './event-types.js';
 
 export interface StreamSettings {
   heartbeatMs: number;

@@ -1,7 +1,8 @@
+import { DEFAULT_TAKE } from '../spec/pages.js';
 import { HttpError, sendJson } from './http-util.js';
-import type { InterfaceRequest } from './interface-routes.js';
 import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';
 import { booleanParam, integerParam, queryError, rejectUnknownParams, single } from './query.js';
+import { type InterfaceRequest, scopesOf } from './request.js';
 import { ENDPOINT_SCOPES } from './scopes.js';
 import type { TenantConnection } from './seed-data.js';
 import type { EmulatorState } from './state.js';
@@ -9,14 +10,7 @@ import { requireScope } from './tokens.js';
 
 /** The lists that give the ids the five operations need (api-notes: Lists that give the ids). */
 
-/** What a list serves when `take` is omitted (the OpenAPI's default, and what the vendor's Node SDK sends). */
-export const DEFAULT_TAKE = 50;
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function scopesOf(state: EmulatorState, call: InterfaceRequest): Set<string> {
-  return state.tokens.authenticate(call.req.headers.authorization, call.req.headers.host);
-}
 
 /** The 403 of a tenant whose plan lacks a feature (the vendor's deploy tool reads 403 as "not enabled"). */
 export function featureNotEnabled(feature: string): HttpError {
@@ -39,7 +33,7 @@ function checkpointSlice<T>(
 }
 
 /** `GET /rate-limit-policies`: checkpoint pages, filtered by `resource`, `consumer`, `consumer_selector`. */
-export function listRateLimitPolicies(state: EmulatorState, call: InterfaceRequest): void {
+export function serveRateLimitPolicies(state: EmulatorState, call: InterfaceRequest): void {
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.listRateLimitPolicies);
   if (!state.features.rateLimitPolicies) throw featureNotEnabled('rate limit policies');
   rejectUnknownParams(call.query, ['take', 'from', 'resource', 'consumer', 'consumer_selector']);
@@ -76,7 +70,7 @@ function project(body: Record<string, unknown>, fields: string[] | undefined, in
  * `GET /connections`: with `take` or `from` checkpoint pages `{connections, next}`; otherwise the older offset form
  * (a bare array, or with `include_totals` the object with `total`). `strategy` repeats; `fields` picks keys.
  */
-export function listConnections(state: EmulatorState, call: InterfaceRequest): void {
+export function serveConnections(state: EmulatorState, call: InterfaceRequest): void {
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.listConnections);
   rejectUnknownParams(call.query, [
     'take',
@@ -115,7 +109,7 @@ export function listConnections(state: EmulatorState, call: InterfaceRequest): v
 }
 
 /** `GET /users-by-email?email=`: every user with that address, whatever its connection; `[]` when none. */
-export function listUsersByEmail(state: EmulatorState, call: InterfaceRequest): void {
+export function serveUsersByEmail(state: EmulatorState, call: InterfaceRequest): void {
   requireScope(scopesOf(state, call), ENDPOINT_SCOPES.usersByEmail);
   rejectUnknownParams(call.query, ['email', 'fields', 'include_fields']);
   const email = single(call.query, 'email');

@@ -1,28 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type EventType, isEventType } from './event-types.js';
+import { type EventType, isEventType } from '../spec/event-types.js';
+import { DEFAULT_TAKE } from '../spec/pages.js';
 import { HttpError, sendEmpty, sendJson } from './http-util.js';
-import {
-  DEFAULT_TAKE,
-  featureNotEnabled,
-  listConnections,
-  listRateLimitPolicies,
-  listUsersByEmail,
-} from './id-lists.js';
+import { featureNotEnabled, serveConnections, serveRateLimitPolicies, serveUsersByEmail } from './id-lists.js';
 import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';
 import { integerParam, queryError, rejectUnknownParams, single } from './query.js';
+import { type InterfaceRequest, scopesOf } from './request.js';
 import { ENDPOINT_SCOPES } from './scopes.js';
 import type { EmulatorState } from './state.js';
 import { requireScope } from './tokens.js';
-
-export interface InterfaceRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  /** Path segments after `/api/v2`, still percent-encoded. */
-  segments: string[];
-  query: URLSearchParams;
-  /** Rate-limit headers every response carries. */
-  headers: Record<string, string>;
-}
 
 type Handler = (state: EmulatorState, call: InterfaceRequest, params: string[]) => void;
 
@@ -34,9 +19,9 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
-  { method: 'GET', pattern: ['rate-limit-policies'], handler: listRateLimitPolicies },
-  { method: 'GET', pattern: ['connections'], handler: listConnections },
-  { method: 'GET', pattern: ['users-by-email'], handler: listUsersByEmail },
+  { method: 'GET', pattern: ['rate-limit-policies'], handler: serveRateLimitPolicies },
+  { method: 'GET', pattern: ['connections'], handler: serveConnections },
+  { method: 'GET', pattern: ['users-by-email'], handler: serveUsersByEmail },
   { method: 'GET', pattern: ['rate-limit-policies', '*'], handler: getRateLimitPolicy },
   { method: 'GET', pattern: ['connections-directory-provisionings'], handler: listProvisionings },
   { method: 'GET', pattern: ['events'], handler: subscribeToEvents },
@@ -85,10 +70,6 @@ export function routeInterface(state: EmulatorState, call: InterfaceRequest): vo
     );
   }
   chosen.route.handler(state, call, chosen.params as string[]);
-}
-
-function scopesOf(state: EmulatorState, call: InterfaceRequest): Set<string> {
-  return state.tokens.authenticate(call.req.headers.authorization, call.req.headers.host);
 }
 
 function getRateLimitPolicy(state: EmulatorState, call: InterfaceRequest, [id = '']: string[]): void {

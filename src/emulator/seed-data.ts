@@ -1,55 +1,40 @@
+import type {
+  DirectoryProvisioning,
+  PermissionSource,
+  ProvisioningMapping,
+  RateLimitPolicy,
+  UserPermission,
+} from '../spec/resources.js';
 import { Random } from './random.js';
 
 /** Strings meant to test the CLI's neutralisation of control characters: an ANSI colour and a bidi override. */
 export const HOSTILE_TEXT = 'corp-\u001b[31mred\u001b[0m-\u202Eexe.txt\u202C';
 
+/** A policy's configuration in one of the forms the spec allows (the seeds cover each). */
 export type PolicyConfiguration =
   | { action: 'allow' }
   | { action: 'block' | 'log'; limit: number }
   | { action: 'redirect'; limit: number; redirect_uri: string };
 
-export interface RateLimitPolicy {
-  id: string;
-  resource: 'oauth_authentication_api';
-  consumer: 'client';
-  consumer_selector: string;
+/** A policy as seeded: every field of the spec's, its configuration in one of its forms. */
+export interface SeededPolicy extends Required<RateLimitPolicy> {
   configuration: PolicyConfiguration;
-  created_at: string;
-  updated_at: string;
 }
 
-export interface PermissionSource {
-  source_id: string;
-  source_name: string;
+/** A permission's source as seeded: every field of the spec's. */
+export interface SeededPermissionSource extends Required<PermissionSource> {
   source_type: 'DIRECT' | 'ROLE';
 }
 
-export interface PermissionEntry {
-  sources: PermissionSource[];
-  resource_server_identifier: string;
-  permission_name: string;
-  resource_server_name: string;
-  description: string;
+/** A user's permission as seeded: every field of the spec's, its sources among them. */
+export interface PermissionEntry extends Required<UserPermission> {
+  sources: SeededPermissionSource[];
 }
 
-export interface ProvisioningMapping {
-  svc: string;
-  idp: string;
-}
-
-export interface DirectoryProvisioning {
-  connection_id: string;
-  connection_name: string;
-  strategy: string;
-  mapping: ProvisioningMapping[];
-  synchronize_automatically: boolean;
+/** A directory provisioning as seeded: every field of the spec's, and which groups are synchronised. */
+export interface SeededProvisioning extends Required<DirectoryProvisioning> {
   /** Which groups are synchronised (api-notes: Directory provisioning). */
   synchronize_groups: 'all' | 'off' | 'selected';
-  created_at: string;
-  updated_at: string;
-  last_synchronization_at: string;
-  last_synchronization_status: string;
-  last_synchronization_error: string;
 }
 
 export interface ConnectionUser {
@@ -98,9 +83,9 @@ export interface EmulatorFixtures {
 }
 
 export interface SeedData {
-  policies: Map<string, RateLimitPolicy>;
+  policies: Map<string, SeededPolicy>;
   permissions: Map<string, PermissionEntry[]>;
-  provisionings: DirectoryProvisioning[];
+  provisionings: SeededProvisioning[];
   connections: Map<string, TenantConnection>;
   fixtures: EmulatorFixtures;
 }
@@ -120,7 +105,7 @@ function isoBefore(rng: Random, maxDaysBack: number, base = BASE_TIME): string {
   return new Date(base - rng.int(0, maxDaysBack * DAY)).toISOString().replace(/\.\d{3}Z$/, '.000Z');
 }
 
-function makePolicies(rng: Random): RateLimitPolicy[] {
+function makePolicies(rng: Random): SeededPolicy[] {
   const specs: Array<[selector: string, configuration: PolicyConfiguration]> = [
     ['default', { action: 'allow' }],
     [`client_id:${rng.id(32)}`, { action: 'block', limit: 100 }],
@@ -238,7 +223,7 @@ function makeRoles(rng: Random): Role[] {
 
 function permissionsFrom(direct: Array<[number, number]>, roles: Role[]): PermissionEntry[] {
   const entries = new Map<string, PermissionEntry>();
-  const add = (serverIndex: number, permissionIndex: number, source: PermissionSource) => {
+  const add = (serverIndex: number, permissionIndex: number, source: SeededPermissionSource) => {
     const server = RESOURCE_SERVERS[serverIndex];
     const permission = server?.permissions[permissionIndex];
     if (!server || !permission) return;
@@ -279,7 +264,7 @@ function makeBulkPermissions(rng: Random, count: number, roles: Role[]): Permiss
     const verb = verbs[i % verbs.length] as string;
     const thing = `thing-${String(Math.floor(i / verbs.length)).padStart(4, '0')}`;
     const role = rng.pick(roles);
-    const sources: PermissionSource[] =
+    const sources: SeededPermissionSource[] =
       i % 3 === 0
         ? [{ source_id: role.id, source_name: role.name, source_type: 'ROLE' }]
         : i % 3 === 1
@@ -315,8 +300,8 @@ const SYNC_ERRORS = [
   'Attribute "mail" missing for 3 users',
 ];
 
-function makeProvisionings(rng: Random, count: number): { list: DirectoryProvisioning[]; hostileId: string } {
-  const list: DirectoryProvisioning[] = [];
+function makeProvisionings(rng: Random, count: number): { list: SeededProvisioning[]; hostileId: string } {
+  const list: SeededProvisioning[] = [];
   const orgs = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'tyrell', 'soylent', 'wonka'];
   let hostileId = '';
   for (let i = 0; i < count; i++) {

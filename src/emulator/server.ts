@@ -11,8 +11,9 @@ import {
 import { JwtSigner } from './jwt.js';
 import { type EmulatorOptions, resolveOptions } from './options.js';
 
+export { EVENT_TYPES, type EventType } from '../spec/event-types.js';
+export type { StreamErrorCode } from '../spec/stream-errors.js';
 export { type BackgroundEmulator, type BackgroundOptions, BackgroundStartError } from './background.js';
-export { EVENT_TYPES, type EventType, type StreamErrorCode } from './event-types.js';
 export type { FaultKind, FaultSpec } from './faults.js';
 export { LIMITS, type Limit, type LimitName } from './limits.js';
 export type { EmulatorOptions } from './options.js';

@@ -3,7 +3,7 @@ import type { HttpClient } from '../api/http.js';
 import type { Clock } from '../clock.js';
 import { NetworkError, UsageError } from '../errors.js';
 import type { Printer } from '../io/printer.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { FORWARD_SECRET_ENV, type ForwardTarget } from './target.js';
 

@@ -1,7 +1,7 @@
 import type { Env, InStream, Io, OutStream } from '../context.js';
 import { OutputError } from '../errors.js';
 import type { Globals } from '../global-options.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { FdWriter, readiesForFdWriter } from './fd-writer.js';
 
 const WRITE_ERRORS: Readonly<Record<string, string>> = {

@@ -1,13 +1,13 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { ByteJoiner } from '../util/byte-joiner.js';
 import { outputError } from './io-streams.js';
 
 /**
  * The rule every file svcadm writes follows, for a file it appends to: a path that exists must be a regular file
  * (not a folder, a FIFO, a device or a symbolic link, which would send the record elsewhere), else exit 2 before
- * anything is sent. One function, so that it can become the profile store's rule (src/config/private-file.ts).
+ * anything is sent. One function, so that it can become the rule of src/util/regular-file.ts.
  */
 export function refuseNonRegularFile(path: string, what: string): void {
   let kind: string | undefined;

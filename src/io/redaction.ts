@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { OutStream } from '../context.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 
 export const REDACTED = '[redacted]';
 

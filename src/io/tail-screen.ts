@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import { clip } from '../render/text-width.js';
 import type { IOStreams } from './io-streams.js';
-import type { ItemStream, StreamView } from './printer.js';
+import type { ItemStream, StreamView } from './stream-types.js';
 
 const REDRAW_MS = 100;
 const ERASE_LINE = '\r\x1b[2K';

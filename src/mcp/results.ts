@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { exitCodeFor } from '../errors.js';
 import { errorEnvelope } from '../io/printer.js';
 import type { Redactor } from '../io/redaction.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 
 /** The most a tool result may weigh as JSON: an agent's context is small, and the service's answers are not ours. */
 export const MAX_RESULT_BYTES = 256 * 1024;

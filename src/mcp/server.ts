@@ -10,10 +10,10 @@ import {
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { refineError } from '../cli/hints.js';
 import type { Invocation } from '../cli/host.js';
-import type { McpOptions } from '../commands/mcp/options.js';
 import { CliError, interruption } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { neutralize } from '../text/sanitize.js';
 import { packageVersion } from '../version.js';
+import type { McpOptions } from './options.js';
 import { errorResult, successResult } from './results.js';
 import { selectTools } from './select.js';
 import type { ToolEnv, ToolSpec } from './tool.js';

@@ -107,7 +107,8 @@ export interface CheckpointListSpec<F extends z.ZodRawShape = Record<never, neve
   ): Promise<{ items: unknown[]; next?: string | null | undefined }>;
 }
 
-export const DEFAULT_TAKE = 50;
+/** How many results a list tool asks for when the agent gives no page size. */
+export const TOOL_PAGE_SIZE = 50;
 
 /** A list the service pages with checkpoints (`from`/`take`/`next`): one page per call. */
 export function checkpointListTool<F extends z.ZodRawShape = Record<never, never>>(
@@ -133,14 +134,14 @@ export function checkpointListTool<F extends z.ZodRawShape = Record<never, never
         .min(1)
         .max(spec.maxTake)
         .optional()
-        .describe(`results per page, 1 to ${spec.maxTake} (default ${DEFAULT_TAKE})`),
+        .describe(`results per page, 1 to ${spec.maxTake} (default ${TOOL_PAGE_SIZE})`),
     }),
     output: z.object({ [spec.key]: z.array(spec.item), next_cursor: cursorOut, omitted: omittedOut }),
     async run(input, env) {
       const { cursor, take, ...filters } = input as { cursor?: string; take?: number } & Record<string, unknown>;
       const page = await spec.fetch(
         env.api(),
-        { from: cursor, take: take ?? DEFAULT_TAKE },
+        { from: cursor, take: take ?? TOOL_PAGE_SIZE },
         filters as z.infer<z.ZodObject<F>>,
       );
       return pageOutcome(spec.key, spec.noun, page.items, page.next || null, env);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { CURSOR_RULE, isCursor } from '../api/cursor.js';
 import {
   deleteConnectionUser,
   findUsersByEmail,
@@ -11,7 +10,6 @@ import {
   listUserPermissions,
   permissionItems,
 } from '../api/endpoints.js';
-import { EVENT_TYPES } from '../api/event-types.js';
 import {
   CONNECTIONS_PAGE_MAX,
   PERMISSIONS_PAGE_MAX,
@@ -28,18 +26,20 @@ import {
 import { parseEventTypes, parseSince } from '../commands/events/options.js';
 import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies/options.js';
 import { ApiError, UsageError } from '../errors.js';
-import { neutralize } from '../render/sanitize.js';
+import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
+import { EVENT_TYPES } from '../spec/event-types.js';
+import { neutralize } from '../text/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
 import { fitItems } from './results.js';
 import {
   checkpointListTool,
   cursorOut,
-  DEFAULT_TAKE,
   defineTool,
   omittedOut,
   pageOutcome,
   READS,
   serviceObject,
+  TOOL_PAGE_SIZE,
   type ToolSpec,
 } from './tool.js';
 
@@ -190,7 +190,7 @@ export const TOOLS: readonly ToolSpec[] = [
         .min(1)
         .max(PERMISSIONS_PAGE_MAX)
         .optional()
-        .describe(`results per page, 1 to ${PERMISSIONS_PAGE_MAX} (default ${DEFAULT_TAKE})`),
+        .describe(`results per page, 1 to ${PERMISSIONS_PAGE_MAX} (default ${TOOL_PAGE_SIZE})`),
     }),
     output: z.object({
       permissions: z.array(serviceObject),
@@ -201,7 +201,9 @@ export const TOOLS: readonly ToolSpec[] = [
     async run(input, env) {
       if (input.user_id.trim() === '') throw new UsageError('the user id must not be empty');
       const at =
-        input.cursor === undefined ? { page: 0, perPage: input.per_page ?? DEFAULT_TAKE } : offsetCursor(input.cursor);
+        input.cursor === undefined
+          ? { page: 0, perPage: input.per_page ?? TOOL_PAGE_SIZE }
+          : offsetCursor(input.cursor);
       const { data } = await listUserPermissions(env.api(), input.user_id, { ...at, includeTotals: true });
       const items = permissionItems(data);
       const total = Array.isArray(data) ? undefined : data.total;

@@ -1,7 +1,7 @@
-import { EVENT_TYPES, type EventGroup, eventGroup } from '../api/event-types.js';
+import { EVENT_TYPES, type EventGroup, eventGroup } from '../spec/event-types.js';
+import { neutralize } from '../text/sanitize.js';
 import { paint, type Style } from './color.js';
 import { utcClock, utcDay } from './dates.js';
-import { neutralize } from './sanitize.js';
 import { clip, displayWidth } from './text-width.js';
 
 const GROUP_COLOR: Record<EventGroup, Style> = {

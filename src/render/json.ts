@@ -1,5 +1,5 @@
+import { escapeJsonText } from '../text/sanitize.js';
 import { painter } from './color.js';
-import { escapeJsonText } from './sanitize.js';
 
 /** One JSON document, indented, with everything a terminal could act on escaped. */
 export function jsonDocument(value: unknown): string {

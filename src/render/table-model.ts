@@ -1,5 +1,5 @@
+import { neutralize } from '../text/sanitize.js';
 import { tableTime } from './dates.js';
-import { neutralize } from './sanitize.js';
 
 export type Tone = 'green' | 'red' | 'yellow' | 'cyan' | 'magenta' | 'blue' | 'gray';
 

@@ -1,6 +1,6 @@
+import { neutralize } from '../text/sanitize.js';
 import { paint, type Style } from './color.js';
 import { groupedCount } from './progress-text.js';
-import { neutralize } from './sanitize.js';
 import { clip, displayWidth } from './text-width.js';
 
 export interface TailStatus {

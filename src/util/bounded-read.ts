@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { openRegularFile } from '../config/private-file.js';
 import type { InStream } from '../context.js';
 import { UsageError } from '../errors.js';
+import { openRegularFile } from './regular-file.js';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 

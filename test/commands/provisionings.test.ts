@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/api/types.js';
 import { parseProvisioningsListOptions } from '../../src/commands/provisionings/options.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
-import { neutralize } from '../../src/render/sanitize.js';
+import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/spec/resources.js';
+import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { UserPermission, UserPermissionTotals } from '../../src/api/types.js';
 import { parseUserPermissionsOptions } from '../../src/commands/users/options.js';
 import { summarizeSources } from '../../src/commands/users/run.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
-import { neutralize } from '../../src/render/sanitize.js';
+import type { UserPermission, UserPermissionTotals } from '../../src/spec/resources.js';
+import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { type Recorded, startLoopback } from '../helpers/loopback-server.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DirectoryProvisioning } from '../../src/api/types.js';
-import { neutralize } from '../../src/render/sanitize.js';
+import type { DirectoryProvisioning } from '../../src/spec/resources.js';
+import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { SCREEN_NOW, startFixtureTenant } from '../helpers/fixture-tenant.js';

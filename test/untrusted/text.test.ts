@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLine } from '../../src/render/json.js';
-import { escapeJsonText, isUnsafeCodePoint, neutralize } from '../../src/render/sanitize.js';
+import { escapeJsonText, isUnsafeCodePoint, neutralize } from '../../src/text/sanitize.js';
 
 describe('format characters from the service', () => {
   it('shows U+061C (Arabic letter mark) and U+00AD (soft hyphen) escaped, like the other bidi and format characters', () => {

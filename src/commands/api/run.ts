@@ -16,7 +16,7 @@ import type { Invocation } from '../../cli/host.js';
 import { WriteInFlight } from '../../cli/write-outcome.js';
 import { CliError, UsageError } from '../../errors.js';
 import { jsonDetailTable, jsonListTable } from '../../render/json-table.js';
-import { neutralize } from '../../render/sanitize.js';
+import { neutralize } from '../../text/sanitize.js';
 import { readTextBounded } from '../../util/bounded-read.js';
 import type { ApiOptions } from './options.js';
 

@@ -1,7 +1,7 @@
 import { CONNECTIONS_PAGE_MAX } from '../../api/pagers.js';
 import { parseCorrelationId } from '../../cli/correlation-id.js';
 import { UsageError } from '../../errors.js';
-import { neutralize } from '../../render/sanitize.js';
+import { neutralize } from '../../text/sanitize.js';
 import {
   type CheckpointListOptions,
   type CheckpointListRaw,

@@ -1,13 +1,13 @@
-import { deleteConnectionUser, isUserNotFound, listConnections } from '../../api/endpoints.js';
+import { type DeleteUserResult, deleteConnectionUser, isUserNotFound, listConnections } from '../../api/endpoints.js';
 import { connectionPages } from '../../api/pagers.js';
-import type { Connection, DeleteUserResult } from '../../api/types.js';
 import { confirm, mustAsk } from '../../cli/confirm.js';
 import { correlationIdFor } from '../../cli/correlation-id.js';
 import type { Invocation } from '../../cli/host.js';
 import { WriteInFlight } from '../../cli/write-outcome.js';
 import { ApiError } from '../../errors.js';
-import { neutralize } from '../../render/sanitize.js';
 import { cell, type ListTable } from '../../render/table-model.js';
+import type { Connection } from '../../spec/resources.js';
+import { neutralize } from '../../text/sanitize.js';
 import { takeWords } from '../shared/checkpoint-list-options.js';
 import type { ConnectionsListOptions, DeleteUserOptions } from './options.js';
 

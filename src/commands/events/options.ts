@@ -1,10 +1,10 @@
-import { CURSOR_RULE, isCursor } from '../../api/cursor.js';
-import { type EventType, isEventType, suggestEventTypes } from '../../api/event-types.js';
 import { timestampOf } from '../../api/timestamp.js';
 import type { Env } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { type ForwardTarget, parseForwardTarget, type RawForwardOptions } from '../../forward/target.js';
-import { neutralize } from '../../render/sanitize.js';
+import { CURSOR_RULE, isCursor } from '../../spec/cursor.js';
+import { type EventType, isEventType, suggestEventTypes } from '../../spec/event-types.js';
+import { neutralize } from '../../text/sanitize.js';
 import { parseDuration, parseIntegerOption } from '../../util/duration.js';
 
 export interface RawTailOptions extends RawForwardOptions {

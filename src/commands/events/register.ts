@@ -1,8 +1,8 @@
-import { EVENT_TYPES } from '../../api/event-types.js';
 import { examples, option, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions, Invocation } from '../../cli/host.js';
 import { FORWARD_SECRET_ENV } from '../../forward/target.js';
 import { TENANT_ENVIRONMENT } from '../../help/environment.js';
+import { EVENT_TYPES } from '../../spec/event-types.js';
 import { parseTailOptions, type RawTailOptions } from './options.js';
 import type * as Run from './run.js';
 

@@ -5,11 +5,11 @@ import type { Clock } from '../../clock.js';
 import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
 import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
 import { announceForwarding, type Delivery, EventForwarder } from '../../forward/forwarder.js';
-import type { ItemStream, StreamFormats } from '../../io/printer.js';
 import { RecordFile } from '../../io/record-file.js';
+import type { ItemStream, StreamFormats } from '../../io/stream-types.js';
 import type { EventRow } from '../../render/event-line.js';
-import { neutralize } from '../../render/sanitize.js';
 import type { TailStatus } from '../../render/tail-view.js';
+import { neutralize } from '../../text/sanitize.js';
 import type { TailOptions } from './options.js';
 
 /** An event as shown: with the status the app acknowledged it with when forwarding. */

@@ -1,7 +1,7 @@
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions } from '../../cli/host.js';
 import { TENANT_ENVIRONMENT } from '../../help/environment.js';
-import { type McpRaw, parseMcpOptions } from './options.js';
+import { type McpRaw, parseMcpOptions } from '../../mcp/options.js';
 import type * as Run from './run.js';
 
 export function registerMcpCommand(program: SvcadmCommand, actions: GroupActions<typeof Run>): void {

@@ -1,9 +1,9 @@
 import { findUsersByEmail, listUserPermissions, permissionItems } from '../../api/endpoints.js';
 import { userPermissionPages } from '../../api/pagers.js';
-import type { EmailUser, PermissionSource, UserPermission } from '../../api/types.js';
 import type { Invocation } from '../../cli/host.js';
-import { neutralize } from '../../render/sanitize.js';
 import { cell, type ListTable, timeCell } from '../../render/table-model.js';
+import type { EmailUser, PermissionSource, UserPermission } from '../../spec/resources.js';
+import { neutralize } from '../../text/sanitize.js';
 import type { UserPermissionsOptions } from './options.js';
 
 export async function runUsersFind(inv: Invocation, email: string): Promise<void> {

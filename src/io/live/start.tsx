@@ -3,7 +3,7 @@ import { render } from 'ink';
 import type { Clock, Timer } from '../../clock.js';
 import type { IOStreams } from '../io-streams.js';
 import { preferSmallHeap } from '../memory-policy.js';
-import type { ItemStream, StreamFormats, StreamView } from '../printer.js';
+import type { ItemStream, StreamFormats, StreamView } from '../stream-types.js';
 import { LiveApp, type LiveWriters } from './app.js';
 import { type LiveEntry, LiveModel, RING_MAX_EVENTS } from './model.js';
 

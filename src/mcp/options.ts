@@ -1,4 +1,5 @@
-import { UsageError } from '../../errors.js';
+// The options of `svcadm mcp` (--allow-writes, --tools), parsed apart from the command: the server gets them as data.
+import { UsageError } from '../errors.js';
 
 export interface McpRaw {
   allowWrites?: boolean;

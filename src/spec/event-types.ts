@@ -43,9 +43,6 @@ export function eventGroup(type: string): EventGroup | undefined {
     : undefined;
 }
 
-/** Codes of `event: error` messages that end the subscription; every other code means "reconnect". */
-export const FATAL_STREAM_ERRORS: ReadonlySet<string> = new Set(['invalid_cursor', 'cursor_expired']);
-
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

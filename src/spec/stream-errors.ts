@@ -1,7 +1,7 @@
-// The emulator serves the same 25 types the CLI validates against.
-export { EVENT_TYPES, type EventType, isEventType } from '../api/event-types.js';
-
-/** Codes of `event: error` messages (api-notes.md); the first two are fatal, the rest mean "reconnect". */
+/**
+ * Codes of `event: error` messages (api-notes.md): the fatal ones end the subscription, the transient ones (and any
+ * other code) mean "reconnect".
+ */
 export const FATAL_STREAM_ERRORS = ['invalid_cursor', 'cursor_expired'] as const;
 export const TRANSIENT_STREAM_ERRORS = [
   'timeout',
@@ -16,4 +16,11 @@ export function isStreamErrorCode(value: string): value is StreamErrorCode {
     (FATAL_STREAM_ERRORS as readonly string[]).includes(value) ||
     (TRANSIENT_STREAM_ERRORS as readonly string[]).includes(value)
   );
+}
+
+const FATAL: ReadonlySet<string> = new Set(FATAL_STREAM_ERRORS);
+
+/** Whether an `event: error` code ends the subscription; every other code means "reconnect". */
+export function isFatalStreamError(code: string): boolean {
+  return FATAL.has(code);
 }

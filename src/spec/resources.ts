@@ -100,16 +100,3 @@ export interface PermissionSource {
   source_name?: string;
   source_type?: string;
 }
-
-/**
- * What `connections delete-user` reports. The service answers 204 whether or not a user with that e-mail was there,
- * so the result says no such user remains (`gone`), never that one was deleted; `not_found` only where a service
- * answered 404 for the user and `--if-exists` was given.
- */
-export interface DeleteUserResult {
-  connection_id: string;
-  email: string;
-  outcome: 'gone' | 'not_found';
-  status: number;
-  correlation_id: string;
-}
