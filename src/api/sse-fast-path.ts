@@ -24,7 +24,16 @@ export interface FramerOptions {
 }
 
 export function createSseFramer(handlers: SseHandlers, stop: () => boolean, options: FramerOptions = {}): SseFramer {
-  const parser = new SseParser(handlers);
+  // `feed(…, true)` ends at a blank line ending in LF only: past one ending in CR, the parser goes on to the next
+  // messages of its bytes. None of them is handed over once `stop()` says so (test/api/sse-fast-path.property.test.ts).
+  const parser = new SseParser({
+    message(message) {
+      if (!stop()) handlers.message(message);
+    },
+    retry(ms) {
+      if (!stop()) handlers.retry(ms);
+    },
+  });
   const wasm = frameModule();
   if (!wasm) {
     return {
