@@ -1,16 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpClient, type HttpSettings } from '../../src/api/http.js';
 import { classify, retryWaitMs } from '../../src/api/retry.js';
 import { NetworkError, UsageError } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 import { json, startLoopback, startPlainTcp } from '../helpers/loopback-server.js';
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const closeAfterTest = closeAfterEach();
 
 function client(overrides: Partial<HttpSettings> = {}, trace: string[] = []) {
   return new HttpClient({
@@ -32,7 +29,7 @@ describe('HttpClient retries', () => {
       json(503, { message: 'unavailable' }),
       json(200, { ok: true }),
     ]);
-    close = server.close;
+    closeAfterTest(server);
     const trace: string[] = [];
     const clock = new VirtualClock();
     const res = await client({ clock, random: () => 0.5 }, trace).request({
@@ -53,7 +50,7 @@ describe('HttpClient retries', () => {
 
   it('gives up after --max-retries and returns the last answer', async () => {
     const server = await startLoopback([json(429, {}, { 'retry-after': '0' })]);
-    close = server.close;
+    closeAfterTest(server);
     const res = await client({ maxRetries: 2 }).request({ method: 'GET', url: new URL(server.url), retry: 'read' });
     expect(res.status).toBe(429);
     expect(res.retries).toBe(2);
@@ -62,7 +59,7 @@ describe('HttpClient retries', () => {
 
   it('does not retry a DELETE on 5xx, nor the token POST on a 4xx', async () => {
     const server = await startLoopback([json(503, {}), json(401, { error: 'access_denied' }), json(200, {})]);
-    close = server.close;
+    closeAfterTest(server);
     const http = client();
     expect((await http.request({ method: 'DELETE', url: new URL(server.url), retry: 'write' })).status).toBe(503);
     expect((await http.request({ method: 'POST', url: new URL(server.url), body: 'a=b', retry: 'token' })).status).toBe(
@@ -73,7 +70,7 @@ describe('HttpClient retries', () => {
 
   it('retries a DELETE on 429', async () => {
     const server = await startLoopback([json(429, {}, { 'retry-after': '0' }), (_r, res) => res.writeHead(204).end()]);
-    close = server.close;
+    closeAfterTest(server);
     expect((await client().request({ method: 'DELETE', url: new URL(server.url), retry: 'write' })).status).toBe(204);
     expect(server.requests).toHaveLength(2);
   });
@@ -86,7 +83,7 @@ describe('HttpClient retries', () => {
         res.destroy();
       },
     ]);
-    close = server.close;
+    closeAfterTest(server);
     const err = await client({ maxRetries: 0 })
       .request({ method: 'GET', url: new URL(server.url), retry: 'read' })
       .catch((e: unknown) => e);
@@ -95,7 +92,7 @@ describe('HttpClient retries', () => {
 
   it('does not retry TLS to a server that does not speak it, and says so instead of what OpenSSL says', async () => {
     const plain = await startPlainTcp();
-    close = plain.close;
+    closeAfterTest(plain);
     const { port } = plain;
     const err = await client({ maxRetries: 3 })
       .request({ method: 'GET', url: new URL(`https://127.0.0.1:${port}/x`), retry: 'read' })
@@ -115,7 +112,7 @@ describe('HttpClient retries', () => {
       arrived = resolve;
     });
     const server = await startLoopback([() => arrived()]);
-    close = server.close;
+    closeAfterTest(server);
     const clock = new VirtualClock();
     const pending = client({ timeoutMs: 100, maxRetries: 0, clock })
       .request({ method: 'GET', url: new URL(server.url), retry: 'read' })

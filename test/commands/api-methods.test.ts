@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Handler, json, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { type Handler, json, loopbackPerTest } from '../helpers/loopback-server.js';
+import { givenTokenEnv, runCli } from '../helpers/run-cli.js';
 
-let servers: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const startServer = loopbackPerTest();
 
 /** A loopback tenant that records every request and takes any bearer token. */
 async function loopback(handlers: Handler[] = [json(200, { ok: true })]) {
-  const server = await startLoopback(handlers);
-  servers.push(server);
-  return { ...server, env: { SVCADM_DOMAIN: server.url, SVCADM_TOKEN: 'tok-123', SVCADM_CONFIG_DIR: tempConfigDir() } };
+  const server = await startServer(handlers);
+  return { ...server, env: givenTokenEnv(server.url, 'tok-123') };
 }
 
 describe('svcadm api reads unless told to write (issue 16, item 4)', () => {

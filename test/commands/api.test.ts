@@ -2,21 +2,18 @@ import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INTERFACE_OPERATIONS } from '../../src/api/interface-paths.js';
 import type { InStream } from '../../src/context.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
-import { type Handler, json, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { type Handler, json, loopbackPerTest } from '../helpers/loopback-server.js';
+import { givenTokenEnv, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
-});
+withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -30,18 +27,12 @@ async function pageSize(args: string[], key: string): Promise<number> {
   return (JSON.parse(r.stdout) as Record<string, unknown[]>)[key]?.length ?? 0;
 }
 
-let servers: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const startServer = loopbackPerTest();
 
 /** A loopback tenant that takes any bearer token: for the methods and shapes the emulator does not serve. */
 async function loopback(handlers: Handler[]) {
-  const server = await startLoopback(handlers);
-  servers.push(server);
-  const lenv = { SVCADM_DOMAIN: server.url, SVCADM_TOKEN: 'tok-123', SVCADM_CONFIG_DIR: tempConfigDir() };
-  return { ...server, env: lenv };
+  const server = await startServer(handlers);
+  return { ...server, env: givenTokenEnv(server.url, 'tok-123') };
 }
 
 const noContent: Handler = (_req, res) => {

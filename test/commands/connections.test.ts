@@ -8,10 +8,7 @@ import { type RunOptions, runCli } from '../helpers/run-cli.js';
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
-});
+withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const db = () => emu.fixtures.databaseConnectionId;

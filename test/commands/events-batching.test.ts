@@ -1,16 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopback } from '../helpers/loopback-server.js';
+import { describe, expect, it } from 'vitest';
+import { loopbackPerTest } from '../helpers/loopback-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-type Loopback = Awaited<ReturnType<typeof startLoopback>>;
-let server: Loopback | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const loopback = loopbackPerTest();
 
 /** One SSE message of type `user.created` at offset `ofs-<n>`. */
 function message(n: number): string {
@@ -29,7 +23,7 @@ function openStream(res: ServerResponse): void {
 describe('events tail: batching stdout writes', () => {
   it('writes a lone event at once while the stream stays open (no timer holds it back)', async () => {
     let open: ServerResponse | undefined;
-    server = await startLoopback([
+    const server = await loopback([
       (_req, res) => {
         openStream(res);
         res.write(message(1));
@@ -71,7 +65,7 @@ describe('events tail: batching stdout writes', () => {
 
   it('writes what one socket read carried, many small HTTP chunks, as one stdout write', async () => {
     const count = 200;
-    server = await startLoopback([
+    const server = await loopback([
       (_req, res) => {
         openStream(res);
         // One chunk of the HTTP body per event, sent together: the receiver reads them in one go.

@@ -1,13 +1,9 @@
 import { execFile } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type HostileServer, sse, sseMessage, startHostileServer } from '../helpers/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { hostileServerPerTest, sse, sseMessage } from '../helpers/hostile-server.js';
 import { BIN, type CliResult } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 /** The built binary under `node …nodeFlags`. */
 function runNode(nodeFlags: string[], argv: string[], env: Record<string, string>): Promise<CliResult> {
@@ -23,7 +19,7 @@ function runNode(nodeFlags: string[], argv: string[], env: Record<string, string
 
 describe('events tail with and without WebAssembly', () => {
   it('prints the same lines when WebAssembly is not there (node --jitless): the parser takes every message', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: sse(
         [
           ':connected\nretry: 2000\n\n',

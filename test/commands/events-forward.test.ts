@@ -1,32 +1,25 @@
-import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { type Recorded, refusedPort, startLoopback } from '../helpers/loopback-server.js';
+import { emulatorEnv, emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';
+import { loopbackPerTest, type Recorded, refusedPort } from '../helpers/loopback-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { runInScriptTerminal } from '../helpers/script-terminal.js';
 
-let emu: TestEmulator | undefined;
-let receivers: Array<{ close(): Promise<void> }> = [];
+const startEmulator = emulatorPerTest();
+// Registered after the emulator's: the receivers are closed first.
+const loopback = loopbackPerTest();
 
-afterEach(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  receivers = [];
-  await emu?.close();
-  emu = undefined;
-});
-
-async function emulator(): Promise<TestEmulator> {
-  emu = await startTestEmulator({ events: 200, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5 });
-  return emu;
+function emulator(): Promise<TestEmulator> {
+  return startEmulator({ events: 200, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5 });
 }
 
 function envOf(e: TestEmulator): Record<string, string> {
-  return { ...e.env, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+  return emulatorEnv(e, { NO_COLOR: '1' });
 }
 
 /** What the app does with one delivery attempt. */
@@ -42,7 +35,7 @@ async function app(
 ) {
   const tries = new Map<string, number>();
   let attempt = 0;
-  const server = await startLoopback([
+  const server = await loopback([
     (req, res: ServerResponse) => {
       opts.onRequest?.(req);
       const offset = String(req.headers['svcadm-offset']);
@@ -63,7 +56,6 @@ async function app(
       res.end(body);
     },
   ]);
-  receivers.push(server);
   return { ...server, hook: `${server.url}/hooks/svcadm?key=k1` };
 }
 
@@ -376,16 +368,11 @@ describe('events tail --forward-to', () => {
     const e = await emulator();
     const receiver = await app((attempt) => (attempt === 2 ? 503 : 200));
     const command = `stty rows 40 cols 160; exec ${process.execPath} ${BIN} events tail --since 7d --max-events 10 --forward-to ${receiver.url}/hook`;
-    const output = await new Promise<{ text: string; code: number | null }>((resolve) => {
-      const child = spawn('script', ['-qfec', command, '/dev/null'], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm-256color', ...envOf(e) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let text = '';
-      child.stdout.on('data', (c: Buffer) => {
-        text += c.toString('utf8');
-      });
-      child.on('exit', (code) => resolve({ text, code }));
+    const output = await runInScriptTerminal(command, {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TERM: 'xterm-256color',
+      ...envOf(e),
     });
     expect(output.code).toBe(0);
     // The status line is redrawn in place (\r, erase line): every \r starts a line of the screen's history.

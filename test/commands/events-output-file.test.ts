@@ -2,22 +2,20 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorEnv, emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';
+import { BIN, runCli } from '../helpers/run-cli.js';
 
 // `events tail --output-file`: each event's NDJSON line appended to a file while the lines (or the live view) show
 // it; the file rules of every file svcadm writes; a write that fails stops the tail with exit 74 and the resume line.
 
+const startEmulator = emulatorPerTest();
+/** The running test's emulator. */
 let emu: TestEmulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
 
 async function emulator(): Promise<Record<string, string>> {
-  emu = await startTestEmulator({ events: 50, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5 });
-  return { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir() };
+  emu = await startEmulator({ events: 50, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5 });
+  return emulatorEnv(emu);
 }
 
 const dir = () => mkdtempSync(join(tmpdir(), 'svcadm-record-'));

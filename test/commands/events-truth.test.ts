@@ -1,34 +1,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import {
-  answerJson,
-  eventData,
-  eventIds,
-  type HostileServer,
-  sse,
-  sseMessage,
-  startHostileServer,
-} from '../helpers/hostile-server.js';
+import { emulatorEnv, emulatorPerTest } from '../helpers/emulator.js';
+import { answerJson, eventData, eventIds, hostileServerPerTest, sse, sseMessage } from '../helpers/hostile-server.js';
 import { refusedPort } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /** The virtual clock's start: every time a line prints is then known. */
 const START = Date.UTC(2026, 2, 1, 12);
 const AT_START = '2026-03-01T12:00:00Z';
 
-let server: HostileServer | undefined;
-let emu: TestEmulator | undefined;
-afterEach(async () => {
-  await server?.close();
-  await emu?.close();
-  server = undefined;
-  emu = undefined;
-});
+const hostile = hostileServerPerTest();
+const emulator = emulatorPerTest();
 
 describe('events tail exit codes: 0 only if the stream was working', () => {
   it('a run that never connected (connection refused throughout --duration) is exit 7, down since its start', async () => {
@@ -67,7 +53,7 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
 
   it('a service that goes away for good halfway is exit 7, down since the drop, resuming after the last event', async () => {
     const clock = new VirtualClock(START);
-    server = await startHostileServer({
+    const server = await hostile({
       api: [
         sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))]),
         answerJson(503, { message: 'Service unavailable' }),
@@ -83,7 +69,7 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
   });
 
   it('a drop whose reconnect is not yet due when --duration ends is not down: exit 0', async () => {
-    server = await startHostileServer({ api: sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))]) });
+    const server = await hostile({ api: sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))]) });
     const clock = new VirtualClock(START);
     const r = await runCli(['events', 'tail', '--duration', '1s', '--quiet'], { env: server.env(), clock });
     expect(r).toEqual({
@@ -121,7 +107,7 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
       ['SIGHUP', 'hung up', 129],
       ['SIGTERM', 'terminated', 143],
     ] as const) {
-      server = await startHostileServer({
+      const server = await hostile({
         api: sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))], { keepOpen: true }),
       });
       const env = server.env();
@@ -136,14 +122,13 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
         `svcadm: ${word} after 1 event\nresume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from c1\n`,
       );
       await server.close();
-      server = undefined;
     }
   });
 });
 
 describe('stream rotation (connection_timeout) is followed silently', () => {
   it('resumes at once from the rotation offset with Last-Event-ID: no stderr line, not a reconnect', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: [
         sse([
           sseMessage('c1', 'user.created', eventData('c1', 'e1')),
@@ -167,12 +152,11 @@ describe('stream rotation (connection_timeout) is followed silently', () => {
   });
 
   it('against the emulator: 110 events across a rotation, no gap, no repeat, nothing on stderr', async () => {
-    emu = await startTestEmulator({ events: 100, eventRate: 0, heartbeatMs: 0 });
-    const e = emu;
+    const e = await emulator({ events: 100, eventRate: 0, heartbeatMs: 0 });
     let fired = false;
     let seen = 0;
     const r = await runCli(['events', 'tail', '--since', '7d', '--max-events', '110', '--max-reconnects', '0'], {
-      env: { ...e.env, SVCADM_CONFIG_DIR: tempConfigDir() },
+      env: emulatorEnv(e),
       onStdout: (chunk) => {
         seen += chunk.split('\n').length - 1;
         if (fired || seen < 100) return;
@@ -189,11 +173,10 @@ describe('stream rotation (connection_timeout) is followed silently', () => {
   });
 
   it('the emulator rotates each stream after --stream-lifetime; svcadm follows silently, not counted', async () => {
-    emu = await startTestEmulator({ events: 25, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5, streamLifetimeMs: 50 });
-    const e = emu;
+    const e = await emulator({ events: 25, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5, streamLifetimeMs: 50 });
     const opens = async () => (await e.requests()).requests.filter((q) => q.path === '/api/v2/events').length;
     const tail = runCli(['events', 'tail', '--max-events', '3', '--max-reconnects', '0'], {
-      env: { ...e.env, SVCADM_CONFIG_DIR: tempConfigDir() },
+      env: emulatorEnv(e),
     });
     // Condition, not time: three streams opened means two rotations were followed.
     while ((await opens()) < 3) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -207,8 +190,8 @@ describe('stream rotation (connection_timeout) is followed silently', () => {
 
 describe('tenants the stream is not for', () => {
   it('a tenant without the Events feature (emulator: 404 Not found) is exit 5 with what to do', async () => {
-    emu = await startTestEmulator({ eventsFeature: false });
-    const r = await runCli(['events', 'tail'], { env: { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir() } });
+    const emu = await emulator({ eventsFeature: false });
+    const r = await runCli(['events', 'tail'], { env: emulatorEnv(emu) });
     expect(r).toEqual({
       code: 5,
       stdout: '',
@@ -236,7 +219,7 @@ function failingStdout(code: string, goodWrites = 0): Writable {
 
 describe('the cursor file moves only past lines written without error', () => {
   it('a stdout that fails after the write returned: exit 74, the file still at the last batch written', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))], { keepOpen: true }),
     });
     const env = server.env();
@@ -252,7 +235,7 @@ describe('the cursor file moves only past lines written without error', () => {
   });
 
   it('--from wins over the cursor file (documented precedence); the file then follows the stream', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: sse([sseMessage('c9', 'user.created', eventData('c9', 'e9'))], { keepOpen: true }),
     });
     const env = server.env();

@@ -1,27 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type EmulatorOptions, emulatorEnv, emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';
 import { startPlainTcp } from '../helpers/loopback-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { runInScriptTerminal } from '../helpers/script-terminal.js';
 
-let emu: TestEmulator | undefined;
-
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+const startEmulator = emulatorPerTest();
 
 /** A quiet emulator: a fixed history, no live events, fast `retry:` so reconnects do not dominate the test time. */
-async function emulator(opts: Parameters<typeof startTestEmulator>[0] = {}): Promise<TestEmulator> {
-  emu = await startTestEmulator({ events: 200, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5, ...opts });
-  return emu;
-}
-
-function envOf(e: TestEmulator): Record<string, string> {
-  return { ...e.env, SVCADM_CONFIG_DIR: tempConfigDir() };
+function emulator(opts: EmulatorOptions = {}): Promise<TestEmulator> {
+  return startEmulator({ events: 200, eventRate: 0, heartbeatMs: 0, streamRetryMs: 5, ...opts });
 }
 
 interface Line {
@@ -135,7 +126,7 @@ describe('events tail: parsing', () => {
     [['--max-reconnects', '-1'], '--max-reconnects must be a whole number'],
   ])('%j is a usage error (exit 2), nothing sent', async (args, message) => {
     const e = await emulator();
-    const r = await runCli(['events', 'tail', ...args], { env: envOf(e) });
+    const r = await runCli(['events', 'tail', ...args], { env: emulatorEnv(e) });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect((await e.requests()).counters.interfaceRequests).toBe(0);
@@ -145,7 +136,7 @@ describe('events tail: parsing', () => {
 describe('events tail: the stream', () => {
   it('prints NDJSON with the type injected, oldest first, and stops after --max-events with exit 0', async () => {
     const e = await emulator();
-    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '200'], { env: envOf(e) });
+    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '200'], { env: emulatorEnv(e) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const got = lines(r.stdout);
@@ -158,7 +149,7 @@ describe('events tail: the stream', () => {
   it('sends every --since form as from_timestamp YYYY-MM-DDTHH:MM:SSZ', async () => {
     // Live events end each run at its first event, however slow the machine (a --duration could end it unsent).
     const e = await emulator({ eventRate: 50 });
-    const env = envOf(e);
+    const env = emulatorEnv(e);
     const before = Date.now();
     for (const since of ['30s', '15m', '2h', '7d', '2024-05-01T12:00:00.5+02:00', '2024-05-01t10:00:00z']) {
       const r = await runCli(['events', 'tail', '--since', since, '--max-events', '1'], { env });
@@ -192,7 +183,7 @@ describe('events tail: the stream', () => {
         '--max-events',
         '5',
       ],
-      { env: envOf(e) },
+      { env: emulatorEnv(e) },
     );
     expect(r.code).toBe(0);
     const got = lines(r.stdout);
@@ -208,7 +199,7 @@ describe('events tail: the stream', () => {
 
   it('delivers 1,000 events dropped every 37 complete, in order, without repeats, resuming with from and Last-Event-ID', async () => {
     const e = await emulator({ events: 1000, dropStreamsAfter: 37 });
-    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '1000'], { env: envOf(e) });
+    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '1000'], { env: emulatorEnv(e) });
     expect(r.code).toBe(0);
     const got = lines(r.stdout);
     expect(got.map((l) => position(l.offset))).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
@@ -229,7 +220,7 @@ describe('events tail: the stream', () => {
       void e.streamError('processing_error', 'Processing failed, retry').then(() => e.emit('user.created', 20));
     });
     const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '120'], {
-      env: envOf(e),
+      env: emulatorEnv(e),
       onStdout: trigger,
     });
     expect(r.code).toBe(0);
@@ -251,7 +242,7 @@ describe('events tail: the stream', () => {
         .then(() => e.emit('user.updated', 10));
     });
     const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '110'], {
-      env: envOf(e),
+      env: emulatorEnv(e),
       onStdout: trigger,
     });
     expect(r.code, r.stderr).toBe(0);
@@ -267,7 +258,7 @@ describe('events tail: the stream', () => {
     const e = await emulator({ events: 50 });
     await e.rateLimitNext('/events', 1, 1);
     const clock = new VirtualClock();
-    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '50'], { env: envOf(e), clock });
+    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '50'], { env: emulatorEnv(e), clock });
     expect(r.code).toBe(0);
     // The 1 s backoff before any `retry:` (plus 12.5% jitter at random 0.5) already covers Retry-After: 1.
     expect(clock.sleeps).toEqual([1125]);
@@ -281,7 +272,7 @@ describe('events tail: the stream', () => {
     const e = await emulator();
     await e.failNext({ path: '/events', status: 503, count: 5 });
     const clock = new VirtualClock();
-    const r = await runCli(['events', 'tail', '--max-reconnects', '2', '-o', 'ndjson'], { env: envOf(e), clock });
+    const r = await runCli(['events', 'tail', '--max-reconnects', '2', '-o', 'ndjson'], { env: emulatorEnv(e), clock });
     expect(r.code).toBe(7);
     // Exponential from the 1 s default, with 12.5% jitter (random 0.5): never faster than the server's retry.
     expect(clock.sleeps).toEqual([1125, 2250]);
@@ -294,7 +285,7 @@ describe('events tail: the stream', () => {
     const e = await emulator();
     const { before } = await e.emit('user.created', 1);
     await e.expireCursors();
-    const r = await runCli(['events', 'tail', '--from', before], { env: envOf(e) });
+    const r = await runCli(['events', 'tail', '--from', before], { env: emulatorEnv(e) });
     expect(r.code).toBe(8);
     expect(r.stdout).toBe('');
     // The hint is a complete command: it names the tenant this run used (here from SVCADM_DOMAIN).
@@ -323,7 +314,7 @@ describe('events tail: the stream', () => {
 
   it("says in plain words when too many streams are open (api-notes: the vendor's 403, no errorCode)", async () => {
     const e = await emulator({ maxStreams: 0 });
-    const r = await runCli(['events', 'tail'], { env: envOf(e) });
+    const r = await runCli(['events', 'tail'], { env: emulatorEnv(e) });
     expect(r).toEqual({
       code: 4,
       stdout: '',
@@ -335,7 +326,7 @@ describe('events tail: the stream', () => {
   it('stops cleanly on Ctrl-C: exit 130, the count and the resume line, no JSON envelope', async () => {
     const e = await emulator({ events: 100 });
     const interrupt = new AbortController();
-    const env = envOf(e);
+    const env = emulatorEnv(e);
     const r = await runCli(['events', 'tail', ...SINCE_ALL, '-o', 'ndjson'], {
       env,
       interrupt: interrupt.signal,
@@ -356,7 +347,9 @@ describe('events tail: the stream', () => {
   it('renders plain event lines for -o table off a terminal, service strings neutralised', async () => {
     const e = await emulator();
     await e.emit('user.created', 1, { user_id: 'db|x', email: 'eve@example.com', name: 'Eve \x1b[31mRed' });
-    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '201', '-o', 'table'], { env: envOf(e) });
+    const r = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '201', '-o', 'table'], {
+      env: emulatorEnv(e),
+    });
     expect(r.code).toBe(0);
     const out = r.stdout.trim().split('\n');
     // A heading before each day's first event (the history spans several days), then one line per event, in UTC.
@@ -382,7 +375,10 @@ describe('events tail: the cursor file', () => {
       if (existsSync(file) && readFileSync(file, 'utf8') !== '') stop.abort();
     });
     try {
-      const r = await runCli(['events', 'tail', '--cursor-file', file], { env: envOf(e), interrupt: stop.signal });
+      const r = await runCli(['events', 'tail', '--cursor-file', file], {
+        env: emulatorEnv(e),
+        interrupt: stop.signal,
+      });
       expect(r.code).toBe(130);
       expect(r.stdout).toBe('');
       const cursor = readFileSync(file, 'utf8').trim();
@@ -398,7 +394,7 @@ describe('events tail: the cursor file', () => {
 
   it('starts from the file, keeps it current and leaves the last cursor on exit', async () => {
     const e = await emulator();
-    const env = envOf(e);
+    const env = emulatorEnv(e);
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
     const first = await runCli(['events', 'tail', ...SINCE_ALL, '--max-events', '60', '--cursor-file', file], { env });
     const firstLines = lines(first.stdout);
@@ -410,7 +406,7 @@ describe('events tail: the cursor file', () => {
 
   it('survives kill -9 mid-run as a valid cursor, and a resume continues without a gap', async () => {
     const e = await emulator({ events: 100, eventRate: 400 });
-    const env = envOf(e);
+    const env = emulatorEnv(e);
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
     // Past the first write of the file (throttled to once a second), well into the run.
     const { stdout: out } = await tailUntil(
@@ -440,7 +436,7 @@ describe('events tail: the cursor file', () => {
 
   it('stops cleanly on SIGTERM: exit 143, the resume line, and the file holding the last printed cursor', async () => {
     const e = await emulator({ events: 100, eventRate: 400 });
-    const env = envOf(e);
+    const env = emulatorEnv(e);
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
     const { stdout: out, stderr: err, code } = await tailUntil(env, file, 'SIGTERM', (o) => o.split('\n').length > 200);
     expect(code).toBe(143);
@@ -458,19 +454,15 @@ describe('events tail: the live view', () => {
     // Fails with what is missing rather than skipping: util-linux's script makes the pseudo-terminal.
     if (!existsSync('/usr/bin/script')) throw new Error('script is not installed: apt-get install -y bsdutils');
     const e = await emulator({ events: 30 });
-    const env = envOf(e);
+    const env = emulatorEnv(e);
     // A pty made by `script` off a terminal has no size: give it one, as a terminal would.
     const command = `stty rows 40 cols 160; exec ${process.execPath} ${BIN} events tail --since 7d --max-events 30`;
-    const output = await new Promise<{ text: string; code: number | null }>((resolve) => {
-      const child = spawn('script', ['-qfec', command, '/dev/null'], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'xterm-256color', COLUMNS: '160', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let text = '';
-      child.stdout.on('data', (c: Buffer) => {
-        text += c.toString('utf8');
-      });
-      child.on('exit', (code) => resolve({ text, code }));
+    const output = await runInScriptTerminal(command, {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TERM: 'xterm-256color',
+      COLUMNS: '160',
+      ...env,
     });
     expect(output.code).toBe(0);
     const plain = output.text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');

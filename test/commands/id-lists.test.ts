@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
 import { startTestEmulator, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { givenTokenEnv, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
-});
+withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
 
 /** Tables are read at this time: their ages are then fixed. */
 const at = () => new VirtualClock(Date.parse('2025-06-05T12:00:00Z'));
@@ -315,7 +312,7 @@ describe('scopes: read:rate_limit_policies, read:connections, read:users', () =>
 
   it('a missing scope is named, with the hint to grant it; it is never taken for a missing feature', async () => {
     const token = await tokenWith('read:events');
-    const tokenEnv = { SVCADM_CONFIG_DIR: tempConfigDir(), SVCADM_DOMAIN: emu.url, SVCADM_TOKEN: token };
+    const tokenEnv = givenTokenEnv(emu.url, token);
     for (const [args, scope] of [
       [['policies', 'list'], 'read:rate_limit_policies'],
       [['connections', 'list'], 'read:connections'],

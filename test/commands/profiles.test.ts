@@ -10,9 +10,8 @@ let emu: TestEmulator;
 let dir: string;
 let env: Record<string, string>;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  dir = configDir;
+withFileEmulator((each) => {
+  ({ emu, configDir: dir } = each);
   env = { SVCADM_CONFIG_DIR: dir };
 });
 

@@ -13,10 +13,7 @@ import { runCli } from '../helpers/run-cli.js';
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
-});
+withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
 
 const BULK = 1200; // permissions of the emulator's bulk user
 const userId = () => emu.fixtures.userId;

@@ -1,14 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 
 let emu: TestEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator({ eventRate: 0 });
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+withFileEmulator((each) => ({ emu } = each), { emulator: { eventRate: 0 } });
 
 /** A raw request, so that `Host`, `Origin` and the content type are exactly what a browser or a rebinder sends. */
 function raw(

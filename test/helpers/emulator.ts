@@ -10,6 +10,7 @@ import {
   type StreamErrorCode,
   startEmulator,
 } from '../../src/emulator/server.js';
+import { closeAfterEach } from './close-after-each.js';
 import { tempConfigDir } from './run-cli.js';
 
 export type { EmulatorOptions, FaultSpec, LoggedRequest, RequestCounters, RunningEmulator };
@@ -166,20 +167,88 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Tes
 }
 
 /**
- * One emulator for a whole test file, reset before each test. `onEach` receives it and a new, empty config folder,
- * so every test starts with no profiles and no cached token.
+ * svcadm's environment for an emulator: its tenant and admin client, a config folder (a new, empty one unless
+ * `configDir` is given), then `extra` (`{ NO_COLOR: '1' }`).
  */
-export function withFileEmulator(onEach: (emu: TestEmulator, configDir: string) => void): void {
+export function emulatorEnv(
+  emu: Pick<RunningEmulator, 'env'>,
+  extra: Record<string, string> = {},
+  configDir = tempConfigDir(),
+): Record<string, string> & { SVCADM_CONFIG_DIR: string } {
+  return { ...emu.env, ...extra, SVCADM_CONFIG_DIR: configDir };
+}
+
+/**
+ * For a file (or `describe`) whose tests each start their own emulator: `startTestEmulator`, each closed after its
+ * test.
+ */
+export function emulatorPerTest(): typeof startTestEmulator {
+  const closeAfterTest = closeAfterEach();
+  return async (opts) => closeAfterTest(await startTestEmulator(opts));
+}
+
+/** One emulator for the file, started with `options` (then `onStart`), closed after its last test, reset before each. */
+function emulatorForFile(
+  options: EmulatorOptions,
+  onStart: (emu: TestEmulator) => void | Promise<void> = () => {},
+): () => TestEmulator {
   let emu: TestEmulator | undefined;
   beforeAll(async () => {
-    emu = await startTestEmulator();
+    emu = await startTestEmulator(options);
+    await onStart(emu);
   });
   afterAll(async () => {
     await emu?.close();
   });
   beforeEach(async () => {
-    if (!emu) throw new Error('the emulator did not start');
-    await emu.reset();
-    onEach(emu, tempConfigDir());
+    await emu?.reset();
   });
+  return () => {
+    if (!emu) throw new Error('the emulator did not start');
+    return emu;
+  };
+}
+
+/** What `withFileEmulator` hands each test. */
+export interface EmulatorTest {
+  emu: TestEmulator;
+  /** A new, empty config folder: the test starts with no profiles and no cached token. */
+  configDir: string;
+  /** `emulatorEnv` of the emulator, that folder and the file's `env`. */
+  env: Record<string, string>;
+}
+
+/**
+ * One emulator for a whole test file (started with `options.emulator`), reset before each test. `onEach` then
+ * receives it, a new empty config folder, and svcadm's environment for both (plus `options.env`):
+ *
+ *   let emu: TestEmulator;
+ *   let env: Record<string, string>;
+ *   withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
+ */
+export function withFileEmulator(
+  onEach: (each: EmulatorTest) => void,
+  options: { emulator?: EmulatorOptions; env?: Record<string, string> } = {},
+): void {
+  const emulator = emulatorForFile(options.emulator ?? {});
+  beforeEach(() => {
+    const emu = emulator();
+    const configDir = tempConfigDir();
+    onEach({ emu, configDir, env: emulatorEnv(emu, options.env, configDir) });
+  });
+}
+
+/**
+ * The prologue of tests that speak to the emulator without svcadm: one emulator for the file, started with
+ * `options`, an admin access token fetched once it is up (a reset does not revoke it), a reset before each test.
+ *
+ *   let emu: TestEmulator;
+ *   let token: string;
+ *   withFileEmulatorAndToken({ eventRate: 0 }, (started) => ({ emu, token } = started));
+ */
+export function withFileEmulatorAndToken(
+  options: EmulatorOptions,
+  onStart: (started: { emu: TestEmulator; token: string }) => void,
+): void {
+  emulatorForFile(options, async (emu) => onStart({ emu, token: await emu.token() }));
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { closeAfterEach } from './close-after-each.js';
 import { tempConfigDir } from './run-cli.js';
 
 /** A request as the hostile server saw it. */
@@ -102,6 +103,18 @@ export async function startHostileServer(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * For a file (or `describe`) whose tests each start their own hostile server: `startHostileServer` again, but each
+ * server is closed after its test.
+ *
+ *   const hostile = hostileServerPerTest();
+ *   it('…', async () => { const server = await hostile({ api: answerJson(200, {}) }); … });
+ */
+export function hostileServerPerTest(): typeof startHostileServer {
+  const closeAfterTest = closeAfterEach();
+  return async (routes, options) => closeAfterTest(await startHostileServer(routes, options));
 }
 
 /** A well-formed client-credentials answer; `fields` replace or add to it (`{ expires_in: 1e20 }`). */

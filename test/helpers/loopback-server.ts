@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { closeAfterEach } from './close-after-each.js';
 
 export interface Recorded {
   method: string;
@@ -39,6 +40,14 @@ export async function startLoopback(handlers: Handler[]) {
         server.close(() => resolve());
       }),
   };
+}
+
+export type Loopback = Awaited<ReturnType<typeof startLoopback>>;
+
+/** For a file (or `describe`) whose tests each start loopback servers: `startLoopback`, each closed after its test. */
+export function loopbackPerTest(): (handlers: Handler[]) => Promise<Loopback> {
+  const closeAfterTest = closeAfterEach();
+  return async (handlers) => closeAfterTest(await startLoopback(handlers));
 }
 
 export const json =

@@ -38,6 +38,11 @@ export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'svcadm-test-'));
 }
 
+/** svcadm's environment for a tenant at `domain` reached with a given access token, in a new empty config folder. */
+export function givenTokenEnv(domain: string, token = 't'): Record<string, string> {
+  return { SVCADM_DOMAIN: domain, SVCADM_TOKEN: token, SVCADM_CONFIG_DIR: tempConfigDir() };
+}
+
 function capture(isTTY: boolean, columns: number | undefined, onChunk?: (chunk: string) => void) {
   const stream = new PassThrough() as PassThrough & OutStream;
   const chunks: string[] = [];

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { json, startLoopback } from '../helpers/loopback-server.js';
 import { runBin, tempConfigDir } from '../helpers/run-cli.js';
 import { connectMcp, INITIALIZE, type McpSession, rawMcp } from './helpers.js';
@@ -8,18 +8,12 @@ let emu: TestEmulator;
 let env: Record<string, string>;
 const sessions: McpSession[] = [];
 
-beforeAll(async () => {
-  // No live events: read_events sees only what a test emits.
-  emu = await startTestEmulator({ eventRate: 0 });
-});
-afterAll(async () => {
-  await emu.close();
-});
+// Before the reset of each test (hooks run in the order they are registered): the sessions the last test opened.
 beforeEach(async () => {
   while (sessions.length > 0) await sessions.pop()?.close();
-  await emu.reset();
-  env = { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir() };
 });
+// No live events: read_events sees only what a test emits.
+withFileEmulator((each) => ({ emu, env } = each), { emulator: { eventRate: 0 } });
 
 async function session(args: string[] = [], elicit?: Parameters<typeof connectMcp>[2], extraEnv = {}) {
   const s = await connectMcp(['mcp', ...args], { ...env, ...extraEnv }, elicit);

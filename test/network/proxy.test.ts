@@ -1,4 +1,5 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 import { POLICY } from '../helpers/fixture-tenant.js';
 import {
   ACCESS_TOKEN,
@@ -22,24 +23,21 @@ import { certificateFor, type NamedCertificate } from '../helpers/tls-name.js';
 const openssl = requireProgram('openssl');
 const NAME = 'tenant.test';
 let cert: NamedCertificate;
-const open: Array<{ close(): Promise<void> }> = [];
+const closeAfterTest = closeAfterEach();
 
 beforeAll(() => {
   if (!openssl.missing) cert = certificateFor(NAME);
 });
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
 
 async function tenant(routes: Parameters<typeof startHostileServer>[0]): Promise<HostileServer> {
   const server = await startHostileServer(routes, { tls: { key: cert.key, cert: cert.cert, name: NAME } });
-  open.push(server);
+  closeAfterTest(server);
   return server;
 }
 
 async function proxy(options: Parameters<typeof startProxy>[0] = {}): Promise<RunningProxy> {
   const running = await startProxy({ names: { [NAME]: '127.0.0.1' }, ...options });
-  open.push(running);
+  closeAfterTest(running);
   return running;
 }
 
@@ -151,7 +149,7 @@ describe('a proxy that fails', () => {
 
   it('refusing the tunnel (a name it cannot resolve): exit 7, naming the proxy and the target', async () => {
     const via = await startProxy();
-    open.push(via);
+    closeAfterTest(via);
     const r = await runCli(['policies', 'get', 'rlp_1'], { env: env(`http://${via.address}`) });
     expect(r).toEqual({
       code: 7,
@@ -187,7 +185,7 @@ describe('events tail --forward-to', () => {
     const event = { id: 'evt_0000000000000001', type: 'user.created', time: '2025-06-05T11:00:00Z' };
     const data = JSON.stringify({ offset: 'c1', event });
     const server = await startHostileServer({ api: sse(sseMessage('c1', 'user.created', data), { keepOpen: true }) });
-    open.push(server);
+    closeAfterTest(server);
     const port = await refusedPort();
     const r = await runCli(
       [
@@ -212,7 +210,7 @@ describe('events tail --forward-to', () => {
 describe('loopback', () => {
   it('never goes through a proxy, whatever the variables say', async () => {
     const server = await startHostileServer({ api: answerJson(200, POLICY) });
-    open.push(server);
+    closeAfterTest(server);
     const port = await refusedPort();
     const r = await runCli(['policies', 'get', POLICY.id, '-o', 'json'], {
       env: server.env({ HTTPS_PROXY: `127.0.0.1:${port}`, HTTP_PROXY: `127.0.0.1:${port}`, NO_PROXY: '' }),

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Recorded, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { loopbackPerTest, type Recorded } from '../helpers/loopback-server.js';
+import { givenTokenEnv, runCli } from '../helpers/run-cli.js';
 
 // Issue 16, item 3: `--all` in json and yaml prints one complete document or nothing; ndjson streams and says what
 // it printed when a page keeps failing midway or the run is interrupted; a table says so too.
@@ -38,13 +38,8 @@ function permissionPages(failFrom: number, hold?: (respond: () => void) => void)
   };
 }
 
-let server: Awaited<ReturnType<typeof startLoopback>> | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const loopback = loopbackPerTest();
 
-const envFor = (url: string) => ({ SVCADM_DOMAIN: url, SVCADM_TOKEN: 't', SVCADM_CONFIG_DIR: tempConfigDir() });
 const all = ['users', 'permissions', 'db|u1', '--all', '--concurrency', '1', '--max-retries', '1'];
 const failed = 'svcadm: the service failed: The service is down for maintenance (still 503 after 1 retry)\n';
 const lines = (n: number) =>
@@ -54,8 +49,8 @@ const lines = (n: number) =>
 
 describe('--all where a page keeps answering 503 midway', () => {
   it.each([['json'], ['yaml'], ['table']])('-o %s prints nothing on stdout, says so, and exits 7', async (format) => {
-    server = await startLoopback([permissionPages(2)]);
-    const r = await runCli([...all, '-o', format], { env: envFor(server.url) });
+    const server = await loopback([permissionPages(2)]);
+    const r = await runCli([...all, '-o', format], { env: givenTokenEnv(server.url) });
     const envelope =
       '{"error":{"status":503,"code":"server_error","message":"the service failed: The service is down for maintenance (still 503 after 1 retry)","exit_code":7}}\n';
     expect(r).toEqual({
@@ -66,8 +61,8 @@ describe('--all where a page keeps answering 503 midway', () => {
   });
 
   it('-o ndjson prints the pages it got, then says how many of how many, and exits 7', async () => {
-    server = await startLoopback([permissionPages(2)]);
-    const r = await runCli([...all, '-o', 'ndjson'], { env: envFor(server.url) });
+    const server = await loopback([permissionPages(2)]);
+    const r = await runCli([...all, '-o', 'ndjson'], { env: givenTokenEnv(server.url) });
     expect(r).toEqual({
       code: 7,
       stdout: lines(200),
@@ -78,13 +73,13 @@ describe('--all where a page keeps answering 503 midway', () => {
   });
 
   it('says it even with --quiet: what is on stdout is not the list', async () => {
-    server = await startLoopback([permissionPages(2)]);
-    const r = await runCli([...all, '-o', 'ndjson', '-q'], { env: envFor(server.url) });
+    const server = await loopback([permissionPages(2)]);
+    const r = await runCli([...all, '-o', 'ndjson', '-q'], { env: givenTokenEnv(server.url) });
     expect(r.stderr.split('\n')[0]).toBe('incomplete: printed 200 of 300');
   });
 
   it('a checkpoint list without a total: printed N, more existed', async () => {
-    server = await startLoopback([
+    const server = await loopback([
       (_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ directory_provisionings: [{ connection_id: 'con_1' }], next: 'cp2' }));
@@ -95,7 +90,7 @@ describe('--all where a page keeps answering 503 midway', () => {
       },
     ]);
     const r = await runCli(['provisionings', 'list', '--all', '--max-retries', '1', '-o', 'ndjson'], {
-      env: envFor(server.url),
+      env: givenTokenEnv(server.url),
     });
     expect(r).toEqual({
       code: 7,
@@ -107,8 +102,8 @@ describe('--all where a page keeps answering 503 midway', () => {
   });
 
   it('a complete run is unchanged: one array, nothing on stderr', async () => {
-    server = await startLoopback([permissionPages(99)]);
-    const r = await runCli([...all, '-o', 'json'], { env: envFor(server.url) });
+    const server = await loopback([permissionPages(99)]);
+    const r = await runCli([...all, '-o', 'json'], { env: givenTokenEnv(server.url) });
     expect(r).toEqual({ code: 0, stdout: `${JSON.stringify(PERMISSIONS, null, 2)}\n`, stderr: '' });
   });
 });
@@ -117,8 +112,8 @@ describe('--all stopped by Ctrl-C while a page is on its way', () => {
   /** Interrupts the run when the third page is asked for, and never answers it. */
   async function interrupted(format: string) {
     const stop = new AbortController();
-    server = await startLoopback([permissionPages(2, () => stop.abort())]);
-    return runCli([...all, '-o', format], { env: envFor(server.url), interrupt: stop.signal });
+    const server = await loopback([permissionPages(2, () => stop.abort())]);
+    return runCli([...all, '-o', format], { env: givenTokenEnv(server.url), interrupt: stop.signal });
   }
 
   it('-o ndjson: the lines printed, then what they are of the whole, then the interrupt (exit 130)', async () => {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   CliError,
@@ -12,19 +12,13 @@ import {
   OutputError,
 } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
-import { json, refusedPort, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { json, loopbackPerTest, refusedPort } from '../helpers/loopback-server.js';
+import { givenTokenEnv, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 // Issue 16, item 5: every error envelope has a non-null, stable code: the service's errorCode when it gave one, else
 // svcadm's own (README, "Error codes").
 
-let server: Awaited<ReturnType<typeof startLoopback>> | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const envFor = (url: string) => ({ SVCADM_DOMAIN: url, SVCADM_TOKEN: 't', SVCADM_CONFIG_DIR: tempConfigDir() });
+const loopback = loopbackPerTest();
 
 /** The envelope on the last stderr line, and the run's exit code. */
 async function envelope(argv: string[], options: Parameters<typeof runCli>[1] = {}) {
@@ -87,19 +81,19 @@ describe('local errors in the JSON envelope', () => {
   });
 
   it('file_unreadable: an --input file that is not there, nothing sent', async () => {
-    server = await startLoopback([json(200, {})]);
+    const server = await loopback([json(200, {})]);
     const { exit, error } = await envelope(
       ['api', '-X', 'POST', '/roles', '--input', '/nonexistent/role.json', '--yes', '-o', 'json'],
-      { env: envFor(server.url) },
+      { env: givenTokenEnv(server.url) },
     );
     expect({ exit, code: error.code }).toEqual({ exit: 2, code: 'file_unreadable' });
     expect(server.requests).toHaveLength(0);
   });
 
   it('not_confirmed: a question answered no, nothing sent', async () => {
-    server = await startLoopback([json(204, '')]);
+    const server = await loopback([json(204, '')]);
     const r = await envelope(['connections', 'delete-user', 'con_1', '--email', 'a@example.com', '-o', 'json'], {
-      env: envFor(server.url),
+      env: givenTokenEnv(server.url),
       tty: { stdin: true },
       stdin: 'n\n',
     });
@@ -115,21 +109,21 @@ describe('local errors in the JSON envelope', () => {
   it('network: a refused connection after the retries', async () => {
     const port = await refusedPort();
     const { exit, error } = await envelope(['policies', 'get', 'p1', '--max-retries', '0', '-o', 'json'], {
-      env: envFor(`http://127.0.0.1:${port}`),
+      env: givenTokenEnv(`http://127.0.0.1:${port}`),
     });
     expect({ exit, code: error.code }).toEqual({ exit: 7, code: 'network' });
   });
 
   it('timeout: no answer within --timeout (on the virtual clock)', async () => {
     const clock = new VirtualClock();
-    server = await startLoopback([
+    const server = await loopback([
       () => {
         clock.advance(2000);
       },
     ]);
     const { exit, error } = await envelope(
       ['policies', 'get', 'p1', '--max-retries', '0', '--timeout', '1s', '-o', 'json'],
-      { env: envFor(server.url), clock },
+      { env: givenTokenEnv(server.url), clock },
     );
     expect({ exit, code: error.code }).toEqual({ exit: 7, code: 'timeout' });
   });
@@ -137,12 +131,12 @@ describe('local errors in the JSON envelope', () => {
 
 describe("the service's own code", () => {
   it('is kept when the answer has one, and a status-derived one stands in when it has none', async () => {
-    server = await startLoopback([
+    const server = await loopback([
       json(404, { statusCode: 404, message: 'The user does not exist.', errorCode: 'inexistent_user' }),
       json(404, { statusCode: 404, message: 'Not found' }),
       json(404, { statusCode: 404, message: 'Not found', errorCode: '\u001b[31mred' }),
     ]);
-    const env = envFor(server.url);
+    const env = givenTokenEnv(server.url);
     const codes: unknown[] = [];
     for (let i = 0; i < 3; i++) {
       codes.push((await envelope(['users', 'permissions', 'db|u1', '-o', 'json'], { env })).error.code);
@@ -153,7 +147,7 @@ describe("the service's own code", () => {
 
 describe('the stream-limit 403', () => {
   it('keeps its own message and gets the code stream_limit (the service sends no errorCode)', async () => {
-    server = await startLoopback([
+    const server = await loopback([
       json(403, {
         statusCode: 403,
         error: 'Forbidden',
@@ -161,7 +155,7 @@ describe('the stream-limit 403', () => {
       }),
     ]);
     const { exit, stdout, error } = await envelope(['events', 'tail', '--max-events', '1', '-o', 'ndjson'], {
-      env: envFor(server.url),
+      env: givenTokenEnv(server.url),
     });
     expect({ exit, stdout, code: error.code, status: error.status, message: error.message }).toEqual({
       exit: 4,

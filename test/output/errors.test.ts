@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
 import { refusedPort, startPlainTcp } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { givenTokenEnv, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 describe('where a newcomer trips', () => {
   it('--domain host:port to a plain-http server suggests http:// instead of printing OpenSSL text', async () => {
@@ -24,7 +24,7 @@ describe('where a newcomer trips', () => {
 
   it('says once that it is trying a refused connection again, and not with --quiet', async () => {
     const port = await refusedPort();
-    const env = { SVCADM_DOMAIN: `http://127.0.0.1:${port}`, SVCADM_TOKEN: 't', SVCADM_CONFIG_DIR: tempConfigDir() };
+    const env = givenTokenEnv(`http://127.0.0.1:${port}`);
     const clock = new VirtualClock();
     const r = await runCli(['policies', 'get', 'rlp_1', '--max-retries', '3'], { env, clock });
     expect(r).toEqual({

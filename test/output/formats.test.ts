@@ -7,10 +7,7 @@ import { runCli } from '../helpers/run-cli.js';
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  env = { ...e.env, SVCADM_CONFIG_DIR: configDir };
-});
+withFileEmulator((each) => ({ emu, env } = each));
 
 async function sentNothing(): Promise<void> {
   const { counters } = await emu.requests();

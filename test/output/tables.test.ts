@@ -10,10 +10,7 @@ import { runCli } from '../helpers/run-cli.js';
 let emu: TestEmulator;
 let env: Record<string, string>;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  env = { ...e.env, SVCADM_CONFIG_DIR: configDir, NO_COLOR: '1' };
-});
+withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
 
 const at = () => new VirtualClock(Date.parse(SCREEN_NOW));
 

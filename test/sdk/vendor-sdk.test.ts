@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { ManagementClient } from 'auth0';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 
 /**
  * Issue 18, acceptance: the vendor's own Node SDK (auth0 7.1.0, the version api-notes names) drives the emulator
@@ -35,14 +35,13 @@ function sdk(options: { clientAssertionSigningKey: string } | { clientSecret: st
   });
 }
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ eventRate: 0, rateLimit: 0 });
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
-  await emu.reset();
-  seen.length = 0;
-});
+withFileEmulator(
+  (each) => {
+    emu = each.emu;
+    seen.length = 0;
+  },
+  { emulator: { eventRate: 0, rateLimit: 0 } },
+);
 
 async function collect<T>(pages: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];

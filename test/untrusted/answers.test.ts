@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { answerJson, deepJson, type HostileServer, hugeBody, startHostileServer } from '../helpers/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { answerJson, deepJson, hostileServerPerTest, hugeBody } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function hostile(routes: Parameters<typeof startHostileServer>[0]): Promise<HostileServer> {
-  server = await startHostileServer(routes);
-  return server;
-}
+const hostile = hostileServerPerTest();
 
 describe('the size of an answer', () => {
   it.each([

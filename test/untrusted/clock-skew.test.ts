@@ -1,16 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
-import { answerJson, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { answerJson, hostileServerPerTest } from '../helpers/hostile-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 const START = Date.UTC(2026, 10, 23, 21, 0, 0);
 const keyPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
@@ -33,7 +29,7 @@ function refusal(description: string, aheadMs: number) {
 }
 
 async function withKey(description: string, aheadMs: number) {
-  server = await startHostileServer({ token: refusal(description, aheadMs) });
+  const server = await hostile({ token: refusal(description, aheadMs) });
   const env = { ...server.env(), SVCADM_CLIENT_SECRET: undefined, SVCADM_CLIENT_ASSERTION_KEY: keyFile() };
   return runCli(['policies', 'get', 'rlp_1'], { env, clock: new VirtualClock(START) });
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GivenToken } from '../../src/api/auth.js';
 import { ApiClient } from '../../src/api/client.js';
 import { subscribeEvents, type TailItem } from '../../src/api/events.js';
@@ -12,26 +12,21 @@ import {
   type Behaviour,
   eventData,
   eventIds,
-  type HostileServer,
+  hostileServerPerTest,
   sse,
   sseMessage,
-  startHostileServer,
 } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const START = Date.UTC(2026, 3, 1, 12);
 const AT_START = '2026-04-01T12:00:00Z';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 describe('a server that ignores from and replays', () => {
   it('prints each event once with one warning, never moves the cursor back, and a replay is no progress', async () => {
     // Every connection: the same three events, then an old heartbeat offset, then the end.
-    server = await startHostileServer({
+    const server = await hostile({
       api: sse([
         sseMessage('c1', 'user.created', eventData('c1', 'e1')),
         sseMessage('c2', 'user.created', eventData('c2', 'e2')),
@@ -66,7 +61,7 @@ describe('a reconnect storm', () => {
       n++;
       sse([`retry: 0\n\n`, sseMessage(`hb-${n}`, 'offset-only', `{"offset":"hb-${n}"}`)])(req, res);
     };
-    server = await startHostileServer({ api: fresh });
+    const server = await hostile({ api: fresh });
     const clock = new VirtualClock(START);
     const r = await runCli(['events', 'tail', '--duration', '15s', '--quiet'], { env: server.env(), clock });
     expect(r.code).toBe(0);
@@ -82,7 +77,7 @@ describe('a reconnect storm', () => {
       if (n % 2 === 1) answerJson(401, { message: 'Invalid token' })(req, res);
       else sse([`retry: 0\n\n`, sseMessage(`hb-${n}`, 'offset-only', `{"offset":"hb-${n}"}`)])(req, res);
     };
-    server = await startHostileServer({ api: flaky });
+    const server = await hostile({ api: flaky });
     const env = server.env();
     const clock = new VirtualClock(START);
     const r = await runCli(['events', 'tail', '--duration', '15s', '--quiet'], { env, clock });
@@ -98,7 +93,7 @@ describe('a reconnect storm', () => {
 
 describe('an answer that is not an event stream', () => {
   it('a 200 text/html (a proxy login page) is exit 7 at once: nothing retried, the token sent once', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html>Sign in</html>');
       },
@@ -118,7 +113,7 @@ describe('a stream of nothing but comments', () => {
   it('is dead after the idle bound however many comments it sends, and is reconnected', async () => {
     // Real time at a small bound (the CLI's is 2 minutes): a comment every 20 ms, the bound 300 ms.
     const timers: NodeJS.Timeout[] = [];
-    server = await startHostileServer({
+    const server = await hostile({
       api: (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         timers.push(setInterval(() => res.write(': still here\n\n'), 20));

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { answerJson, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { answerJson, hostileServerPerTest } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function hostile(routes: Parameters<typeof startHostileServer>[0]): Promise<HostileServer> {
-  server = await startHostileServer(routes);
-  return server;
-}
+const hostile = hostileServerPerTest();
 
 const malformed = (detail: string) => ({
   code: 7,

@@ -1,16 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tokenLockFile } from '../../src/config/token-lock.js';
-import {
-  answerJson,
-  CLIENT_ID,
-  type HostileServer,
-  sse,
-  sseMessage,
-  startHostileServer,
-} from '../helpers/hostile-server.js';
+import { answerJson, CLIENT_ID, hostileServerPerTest, sse, sseMessage } from '../helpers/hostile-server.js';
 import {
   FULL_TMPFS,
   needsMountNamespace,
@@ -21,11 +14,7 @@ import {
 } from '../helpers/mount-namespace.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 const policy = answerJson(200, { id: 'rlp_1', resource: 'oauth_authentication_api', consumer: 'client' });
 const POLICY_JSON = '{\n  "id": "rlp_1",\n  "resource": "oauth_authentication_api",\n  "consumer": "client"\n}\n';
@@ -51,7 +40,7 @@ const oneEvent = () => sse(sseMessage('c1', 'user.created', '{"offset":"c1"}'), 
 describe('a cursor file that is not a regular file', () => {
   it.skipIf(skipWithoutRoot)(`a character device is refused and stays a device${needsRoot}`, async () => {
     const device = nullDevice();
-    server = await startHostileServer({ api: oneEvent() });
+    const server = await hostile({ api: oneEvent() });
     const r = await runCli(['events', 'tail', '--cursor-file', device, '--max-events', '1'], { env: server.env() });
     expect(r).toEqual({
       code: 2,
@@ -64,7 +53,7 @@ describe('a cursor file that is not a regular file', () => {
 
   it('a FIFO is refused at once, not waited on where no signal reaches', async () => {
     const path = fifo();
-    server = await startHostileServer({ api: oneEvent() });
+    const server = await hostile({ api: oneEvent() });
     const r = await runBinLimited(['events', 'tail', '--cursor-file', path, '--max-events', '1'], server.env());
     expect(r).toEqual({
       code: 2,
@@ -78,7 +67,7 @@ describe('a cursor file that is not a regular file', () => {
   it('a symlink to /dev/stdout is neither followed nor replaced', async () => {
     const link = join(tempConfigDir(), 'cursor');
     symlinkSync('/dev/stdout', link);
-    server = await startHostileServer({ api: oneEvent() });
+    const server = await hostile({ api: oneEvent() });
     const r = await runCli(['events', 'tail', '--cursor-file', link, '--max-events', '1'], { env: server.env() });
     expect(r).toEqual({
       code: 2,
@@ -93,7 +82,7 @@ describe('a cursor file that is not a regular file', () => {
     const dir = tempConfigDir();
     const cursor = join(dir, 'cursor');
     mkdirSync(cursor); // a folder where the file would go: the check before streaming sees it
-    server = await startHostileServer({ api: oneEvent() });
+    const server = await hostile({ api: oneEvent() });
     const r = await runCli(['events', 'tail', '--cursor-file', cursor, '--max-events', '1'], { env: server.env() });
     expect(r).toEqual({
       code: 2,
@@ -108,7 +97,7 @@ describe('a cursor file that is not a regular file', () => {
     async () => {
       const dir = tempConfigDir();
       const cursor = join(dir, 'cursor');
-      server = await startHostileServer({ api: oneEvent() });
+      const server = await hostile({ api: oneEvent() });
       const r = await runInMountNamespace(
         dir,
         FULL_TMPFS,
@@ -135,7 +124,7 @@ describe('a cursor file that is not a regular file', () => {
 describe('svcadm api --input that is not a regular file', () => {
   it('a FIFO is refused at once; stdin stays the way to pipe a body in', async () => {
     const path = fifo();
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const r = await runBinLimited(['api', 'POST', '/roles', '--input', path, '--yes'], server.env());
     expect(r).toEqual({
       code: 2,
@@ -147,7 +136,7 @@ describe('svcadm api --input that is not a regular file', () => {
 
   it.skipIf(skipWithoutRoot)(`a character device is refused${needsRoot}`, async () => {
     const device = nullDevice();
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const r = await runCli(['api', 'POST', '/roles', '--input', device, '--yes'], { env: server.env() });
     expect(r).toEqual({
       code: 2,
@@ -162,7 +151,7 @@ describe('the files svcadm keeps in its config folder', () => {
   it.skipIf(skipWithoutRoot)(`a device in place of the token cache is left alone${needsRoot}`, async () => {
     const dir = tempConfigDir();
     execFileSync('mknod', [join(dir, 'token-cache.json'), 'c', '1', '3']);
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const r = await runCli(['policies', 'get', 'rlp_1', '-o', 'json'], { env: server.env({ SVCADM_CONFIG_DIR: dir }) });
     expect(r).toEqual({ code: 0, stdout: POLICY_JSON, stderr: '' });
     expect(lstatSync(join(dir, 'token-cache.json')).isCharacterDevice()).toBe(true);
@@ -214,7 +203,7 @@ describe('the files svcadm keeps in its config folder', () => {
     writeFileSync(victim, 'keep me\n');
     const cache = join(dir, 'token-cache.json');
     symlinkSync(victim, cache);
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const r = await runCli(['policies', 'get', 'rlp_1', '-o', 'json'], { env: server.env({ SVCADM_CONFIG_DIR: dir }) });
     expect(r).toEqual({ code: 0, stdout: POLICY_JSON, stderr: '' });
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
@@ -227,7 +216,7 @@ describe('the files svcadm keeps in its config folder', () => {
     writeFileSync(victim, 'c0\n');
     const cursor = join(dir, 'cursor');
     symlinkSync(victim, cursor);
-    server = await startHostileServer({ api: oneEvent() });
+    const server = await hostile({ api: oneEvent() });
     const r = await runCli(['events', 'tail', '--cursor-file', cursor, '--max-events', '1'], { env: server.env() });
     expect(r.code).toBe(2);
     expect(readFileSync(victim, 'utf8')).toBe('c0\n');
@@ -241,7 +230,7 @@ describe('a read-only or full config folder', () => {
     `a read-only folder: the command works without the token lock and cache, said under --debug${needsMountNamespace}`,
     async () => {
       const dir = tempConfigDir();
-      server = await startHostileServer({ api: policy });
+      const server = await hostile({ api: policy });
       const r = await runInMountNamespace(
         dir,
         READ_ONLY_TMPFS,
@@ -270,7 +259,7 @@ describe('a read-only or full config folder', () => {
     `a full folder: the command works, and no empty lock is left for the next runs to wait on${needsMountNamespace}`,
     async () => {
       const dir = tempConfigDir();
-      server = await startHostileServer({ api: policy });
+      const server = await hostile({ api: policy });
       const r = await runInMountNamespace(
         dir,
         FULL_TMPFS,

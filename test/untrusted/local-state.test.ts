@@ -1,21 +1,19 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkPrivatePath } from '../../src/config/private-file.js';
 import { UsageError } from '../../src/errors.js';
-import { answerJson, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { answerJson, type HostileServer, hostileServerPerTest } from '../helpers/hostile-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
+const hostile = hostileServerPerTest();
+/** The server the last `hostileEnv` started. */
 let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const policy = answerJson(200, { id: 'rlp_1', resource: 'oauth_authentication_api', consumer: 'client' });
 
 async function hostileEnv(configDir: string): Promise<Record<string, string>> {
-  server = await startHostileServer({ api: policy });
+  server = await hostile({ api: policy });
   return server.env({ SVCADM_CONFIG_DIR: configDir });
 }
 

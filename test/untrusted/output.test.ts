@@ -1,19 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { answerJson, type HostileServer, sse, sseMessage, startHostileServer } from '../helpers/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorEnv, emulatorPerTest } from '../helpers/emulator.js';
+import { answerJson, hostileServerPerTest, sse, sseMessage } from '../helpers/hostile-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-let emu: TestEmulator | undefined;
-afterEach(async () => {
-  await server?.close();
-  await emu?.close();
-  server = undefined;
-  emu = undefined;
-});
+const hostile = hostileServerPerTest();
+const emulator = emulatorPerTest();
 
 const policy = answerJson(200, { id: 'rlp_1', resource: 'oauth_authentication_api', consumer: 'client' });
 
@@ -55,7 +49,7 @@ function runWith(
 
 describe('output that cannot be written', () => {
   it('a full disk under stdout is one line and exit 74, never "a bug"', async () => {
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const r = await runWith(['policies', 'get', 'rlp_1'], server.env(), { stdout: 'full' });
     expect(r).toEqual({
       code: 74,
@@ -65,7 +59,7 @@ describe('output that cannot be written', () => {
   });
 
   it('a full disk under a streaming command stops it with the same line', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: sse([sseMessage('c1', 'user.created', '{"offset":"c1"}')], { keepOpen: true }),
     });
     const env = server.env();
@@ -85,7 +79,7 @@ describe('output that cannot be written', () => {
     ['full', 'a full disk'],
     ['closed', 'a reader that went away'],
   ] as const)('stderr on %s (%s) is exit 74, and the command still did its work', async (how, _what) => {
-    server = await startHostileServer();
+    const server = await hostile();
     const dir = tempConfigDir();
     const r = await runWith(
       ['profiles', 'add', 'p1', '--domain', server.url, '--client-id', 'c', '--client-secret-stdin', '--no-verify'],
@@ -98,7 +92,7 @@ describe('output that cannot be written', () => {
   });
 
   it('after a DELETE that went through, its result still reaches stderr when stdout cannot take it', async () => {
-    server = await startHostileServer({ api: (_req, res) => res.writeHead(204).end() });
+    const server = await hostile({ api: (_req, res) => res.writeHead(204).end() });
     const r = await runWith(
       [
         'connections',
@@ -164,7 +158,7 @@ describe('a cursor file that cannot be written', () => {
       'it is a folder, not a regular file',
     ],
   ])('%s is found before streaming: exit 2, nothing sent', async (_what, place, code) => {
-    server = await startHostileServer({ api: sse(sseMessage('c1', 'user.created', '{"offset":"c1"}')) });
+    const server = await hostile({ api: sse(sseMessage('c1', 'user.created', '{"offset":"c1"}')) });
     const env = server.env();
     const file = place(env.SVCADM_CONFIG_DIR ?? '');
     // --since: the file is not read, so only the check before streaming can find it unwritable.
@@ -180,8 +174,8 @@ describe('a cursor file that cannot be written', () => {
 
 describe('SIGHUP', () => {
   it('stops a tail as cleanly as SIGTERM: exit 129, the resume line, the cursor file flushed', async () => {
-    emu = await startTestEmulator({ events: 100, eventRate: 400, heartbeatMs: 0, streamRetryMs: 5 });
-    const env = { ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir() };
+    const emu = await emulator({ events: 100, eventRate: 400, heartbeatMs: 0, streamRetryMs: 5 });
+    const env = emulatorEnv(emu);
     const file = join(env.SVCADM_CONFIG_DIR, 'cursor');
     const child = spawn(process.execPath, [BIN, 'events', 'tail', '--cursor-file', file], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },

@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Behaviour, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { type Behaviour, hostileServerPerTest } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 /** Every page empty, whatever was asked, under a total of a trillion. */
 const lyingTotals: Behaviour = (req, res) => {
@@ -28,7 +24,7 @@ function endlessCheckpoints(items: unknown[] = []): Behaviour {
 
 describe('pagination against a service that lies', () => {
   it('stops after 3 empty pages in a row under a total of a trillion: exit 7', async () => {
-    server = await startHostileServer({ api: lyingTotals });
+    const server = await hostile({ api: lyingTotals });
     const r = await runCli(['users', 'permissions', 'db|u1', '--all', '--concurrency', '1', '-o', 'ndjson'], {
       env: server.env(),
     });
@@ -43,7 +39,7 @@ describe('pagination against a service that lies', () => {
   });
 
   it('stops after 3 empty checkpoint pages in a row, however new each checkpoint is: exit 7', async () => {
-    server = await startHostileServer({ api: endlessCheckpoints() });
+    const server = await hostile({ api: endlessCheckpoints() });
     const r = await runCli(['provisionings', 'list', '--all'], { env: server.env() });
     expect(r).toEqual({
       code: 7,
@@ -57,7 +53,7 @@ describe('pagination against a service that lies', () => {
 
   it('refuses a checkpoint that is not 1 to 1024 visible ASCII characters: exit 7, not followed', async () => {
     for (const next of ['x'.repeat(1025), 'abc\u001b[2Jdef', 'déjà']) {
-      server = await startHostileServer({
+      const server = await hostile({
         api: (_req, res) => res.end(JSON.stringify({ directory_provisionings: [{ connection_id: 'c1' }], next })),
       });
       const r = await runCli(['provisionings', 'list', '--all', '-o', 'ndjson'], { env: server.env() });
@@ -68,13 +64,12 @@ describe('pagination against a service that lies', () => {
       );
       expect(server.apiRequests()).toHaveLength(1);
       await server.close();
-      server = undefined;
     }
   });
 
   it('still follows a long run of distinct checkpoints and stops at the first one given twice', async () => {
     let n = 0;
-    server = await startHostileServer({
+    const server = await hostile({
       api: (_req, res) => {
         n++;
         const next = n <= 500 ? `cp-${n}` : 'cp-7';

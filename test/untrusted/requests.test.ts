@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { answerJson, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { answerJson, hostileServerPerTest } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 describe('dot segments as ids', () => {
   it.each([
@@ -16,7 +12,7 @@ describe('dot segments as ids', () => {
     [['users', 'permissions', '.'], '.'],
     [['users', 'permissions', '..', '--all'], '..'],
   ])('%j is refused with exit 2 and nothing is sent', async (args, id) => {
-    server = await startHostileServer({ api: answerJson(200, {}) });
+    const server = await hostile({ api: answerJson(200, {}) });
     const r = await runCli(args, { env: server.env() });
     expect(r).toEqual({
       code: 2,

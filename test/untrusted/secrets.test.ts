@@ -1,22 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
 import {
   ACCESS_TOKEN,
   answerJson,
   type Behaviour,
   CLIENT_SECRET,
-  type HostileServer,
+  hostileServerPerTest,
   raw,
   sse,
-  startHostileServer,
 } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 /** A token service that quotes the form it was sent in its refusal. */
 const echoForm: Behaviour = (req, res) => {
@@ -34,7 +29,7 @@ const SECRET = 'p@ss word+/&=Zq9"\\';
 
 describe('credentials echoed back', () => {
   it('are scrubbed from the message of a refused token request, however the form encoded them', async () => {
-    server = await startHostileServer({ token: echoForm });
+    const server = await hostile({ token: echoForm });
     const env = server.env({ SVCADM_CLIENT_SECRET: SECRET });
     const r = await runCli(['policies', 'get', 'rlp_1'], { env });
     expect(r.code).toBe(3);
@@ -45,7 +40,7 @@ describe('credentials echoed back', () => {
   });
 
   it('are scrubbed from the JSON error envelope', async () => {
-    server = await startHostileServer({ token: echoForm });
+    const server = await hostile({ token: echoForm });
     const r = await runCli(['policies', 'get', 'rlp_1', '-o', 'json'], {
       env: server.env({ SVCADM_CLIENT_SECRET: SECRET }),
     });
@@ -56,7 +51,7 @@ describe('credentials echoed back', () => {
   });
 
   it('are scrubbed from an API error quoting the Authorization header, and from the --debug trace', async () => {
-    server = await startHostileServer({ api: echoAuthorization });
+    const server = await hostile({ api: echoAuthorization });
     const r = await runCli(['policies', 'get', 'rlp_1', '--debug'], { env: server.env() });
     expect(r.code).toBe(8);
     expect(r.stderr).not.toContain(ACCESS_TOKEN);
@@ -67,7 +62,7 @@ describe('credentials echoed back', () => {
   });
 
   it('are scrubbed from a stream error the service reports', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: sse(`event: error\ndata: {"error":{"code":"processing_error","message":"failed for ${ACCESS_TOKEN}"}}\n\n`),
     });
     const env = server.env();
@@ -86,7 +81,7 @@ describe('credentials echoed back', () => {
 
 describe('--debug traces', () => {
   it('neutralise the reason phrase and header values, and never show a token the server sends back', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: raw(
         Buffer.concat([
           Buffer.from(`HTTP/1.1 503 Bearer ${ACCESS_TOKEN} \u001b]0;pwned\u0007\r\nX-RateLimit-Limit: 10`),
@@ -108,7 +103,7 @@ describe('--debug traces', () => {
 
 describe('answers that are fine', () => {
   it('are not touched by the scrubbing', async () => {
-    server = await startHostileServer({ api: answerJson(404, { message: 'The rate limit policy does not exist.' }) });
+    const server = await hostile({ api: answerJson(404, { message: 'The rate limit policy does not exist.' }) });
     const r = await runCli(['policies', 'get', 'rlp_1'], { env: server.env() });
     expect(r).toEqual({
       code: 5,

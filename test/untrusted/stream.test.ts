@@ -1,25 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
-import {
-  endlessSseLine,
-  type HostileServer,
-  hugeSseEvent,
-  sse,
-  sseMessage,
-  startHostileServer,
-} from '../helpers/hostile-server.js';
+import { endlessSseLine, hostileServerPerTest, hugeSseEvent, sse, sseMessage } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** The virtual clock's start in tests that print a time: 2026-03-01T12:00:00Z. */
 const START = Date.UTC(2026, 2, 1, 12);
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 const event = (offset: string, id = 'evt_1') => `{"offset":${JSON.stringify(offset)},"event":{"id":"${id}"}}`;
 
@@ -30,7 +19,7 @@ describe('cursors', () => {
     ['an escape', 'abc\u001b[2J'],
     ['1,025 characters', 'x'.repeat(1025)],
   ])('--from with %s is exit 2, nothing sent', async (_what, from) => {
-    server = await startHostileServer();
+    const server = await hostile();
     const r = await runCli(['events', 'tail', '--from', from], { env: server.env() });
     expect(r).toEqual({
       code: 2,
@@ -41,7 +30,7 @@ describe('cursors', () => {
   });
 
   it('a cursor file with a control byte is exit 2, nothing sent', async () => {
-    server = await startHostileServer();
+    const server = await hostile();
     const env = server.env();
     const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
     writeFileSync(file, 'abc\u0007def\n');
@@ -55,7 +44,7 @@ describe('cursors', () => {
   });
 
   it('a cursor file that never ends (/dev/zero) is not read: it is no regular file; exit 2, nothing sent', async () => {
-    server = await startHostileServer();
+    const server = await hostile();
     const r = await runCli(['events', 'tail', '--cursor-file', '/dev/zero'], { env: server.env() });
     expect(r).toEqual({
       code: 2,
@@ -67,7 +56,7 @@ describe('cursors', () => {
 
   it('adopts only offsets that are 1 to 1024 visible ASCII characters: never saved, resumed from or printed', async () => {
     const long = 'L'.repeat(1025);
-    server = await startHostileServer({
+    const server = await hostile({
       api: [
         sse([
           sseMessage('good-1', 'user.created', event('good-1', 'e1')),
@@ -117,7 +106,7 @@ const MB = 1024 * 1024;
 
 describe('the size of what the stream sends', () => {
   it('drops a connection whose line never ends, with one line on stderr, and resumes from the last cursor', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: [
         endlessSseLine(sseMessage('c1', 'user.created', event('c1', 'e1')), 64 * MB),
         sse([sseMessage('c2', 'user.created', event('c2', 'e2'))], { keepOpen: true }),
@@ -141,7 +130,7 @@ describe('the size of what the stream sends', () => {
     ['a line that never ends', endlessSseLine('', 64 * MB), 'a line longer than 4 MB'],
     ['one event of 64 MB', hugeSseEvent(64 * MB), 'an event larger than 4 MB'],
   ])('%s with --max-reconnects 0: exit 7', async (_what, behaviour, detail) => {
-    server = await startHostileServer({ api: behaviour });
+    const server = await hostile({ api: behaviour });
     const env = server.env();
     const r = await runCli(['events', 'tail', '--max-reconnects', '0'], { env, clock: new VirtualClock(START) });
     // The stream had opened: the give-up says where to resume (no cursor yet: the time the run started).
@@ -155,7 +144,7 @@ describe('the size of what the stream sends', () => {
 
 describe('NDJSON lines from the stream', () => {
   it('are each one valid JSON value with nothing raw a terminal could act on; bad events are skipped with a warning', async () => {
-    server = await startHostileServer({
+    const server = await hostile({
       api: sse([
         sseMessage('o1', 'user.created', '{"offset":"o1","name":"\u001b]0;pwned\u0007"}'),
         sseMessage(

@@ -2,20 +2,16 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { VirtualClock } from '../helpers/clock.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { type HostileServer, sse, startHostileServer } from '../helpers/hostile-server.js';
-import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { emulatorEnv, emulatorPerTest } from '../helpers/emulator.js';
+import { hostileServerPerTest, sse } from '../helpers/hostile-server.js';
+import { BIN, runCli } from '../helpers/run-cli.js';
 
 const DAY = 86_400_000;
 
-let server: HostileServer | undefined;
-let emu: TestEmulator | undefined;
-afterEach(async () => {
+const hostile = hostileServerPerTest();
+const emulator = emulatorPerTest();
+afterEach(() => {
   vi.useRealTimers();
-  await server?.close();
-  await emu?.close();
-  server = undefined;
-  emu = undefined;
 });
 
 describe('waits of 2^31 ms and more', () => {
@@ -32,9 +28,9 @@ describe('waits of 2^31 ms and more', () => {
   });
 
   it('events tail --duration 30d streams instead of stopping at once', async () => {
-    emu = await startTestEmulator({ events: 25, eventRate: 200, heartbeatMs: 0 });
+    const emu = await emulator({ events: 25, eventRate: 200, heartbeatMs: 0 });
     const child = spawn(process.execPath, [BIN, 'events', 'tail', '--duration', '30d', '--max-events', '5'], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...emu.env, SVCADM_CONFIG_DIR: tempConfigDir() },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...emulatorEnv(emu) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -61,7 +57,7 @@ describe('durations svcadm refuses', () => {
     ],
     [['policies', 'get', 'rlp_1', '--timeout', '400d'], "invalid --timeout '400d': at most 365d"],
   ])('%j: exit 2, nothing sent', async (args, message) => {
-    server = await startHostileServer();
+    const server = await hostile();
     const r = await runCli(args, { env: server.env() });
     expect(r).toEqual({ code: 2, stdout: '', stderr: `svcadm: ${message}\n` });
     expect(server.requests).toEqual([]);
@@ -70,7 +66,7 @@ describe('durations svcadm refuses', () => {
 
 describe("the server's retry:", () => {
   it('is capped at 60 s like Retry-After (9999999999 made svcadm reconnect at once)', async () => {
-    server = await startHostileServer({ api: sse(':connected\nretry: 9999999999\n\n') });
+    const server = await hostile({ api: sse(':connected\nretry: 9999999999\n\n') });
     const clock = new VirtualClock();
     const r = await runCli(['events', 'tail', '--max-reconnects', '2'], { env: server.env(), clock });
     expect(r.code).toBe(7);
@@ -79,7 +75,7 @@ describe("the server's retry:", () => {
   });
 
   it('is never taken below 100 ms: retry: 0 cannot make a reconnect storm', async () => {
-    server = await startHostileServer({ api: sse(':connected\nretry: 0\n\n') });
+    const server = await hostile({ api: sse(':connected\nretry: 0\n\n') });
     const clock = new VirtualClock();
     const r = await runCli(['events', 'tail', '--max-reconnects', '3'], { env: server.env(), clock });
     expect(r.code).toBe(7);

@@ -1,21 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
-import {
-  ACCESS_TOKEN,
-  answerJson,
-  type HostileServer,
-  issueToken,
-  startHostileServer,
-} from '../helpers/hostile-server.js';
+import { ACCESS_TOKEN, answerJson, hostileServerPerTest, issueToken } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 const policy = answerJson(200, { id: 'rlp_1', resource: 'oauth_authentication_api', consumer: 'client' });
 const DAY = 86_400_000;
@@ -35,7 +25,7 @@ describe('token answers', () => {
     ],
     ['no token', { access_token: 42 }, 'no access_token string'],
   ])('%s: exit 7, nothing cached, nothing sent to the interface', async (_what, fields, detail) => {
-    server = await startHostileServer({ token: issueToken(fields), api: policy });
+    const server = await hostile({ token: issueToken(fields), api: policy });
     const env = server.env();
     const r = await runCli(['policies', 'get', 'rlp_1'], { env });
     expect(r).toEqual({
@@ -51,14 +41,14 @@ describe('token answers', () => {
     ['null', 'null where an object or a list was expected'],
     [`${'['.repeat(100)}${']'.repeat(100)}`, 'JSON nested more than 64 levels deep'],
   ])('a token answer of %s: exit 7', async (body, detail) => {
-    server = await startHostileServer({ token: answerJson(200, body), api: policy });
+    const server = await hostile({ token: answerJson(200, body), api: policy });
     const r = await runCli(['policies', 'get', 'rlp_1'], { env: server.env() });
     expect(r.stderr).toBe(`svcadm: malformed answer from the token service at ${server.url}/oauth/token: ${detail}\n`);
     expect(r.code).toBe(7);
   });
 
   it('a cache poisoned with a CR/LF token (by an older svcadm) is ignored and replaced', async () => {
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const env = server.env();
     const cache = join(env.SVCADM_CONFIG_DIR ?? '', 'token-cache.json');
     const first = await runCli(['policies', 'get', 'rlp_1'], { env });
@@ -76,7 +66,7 @@ describe('token answers', () => {
   });
 
   it('clamps expires_in 1e20 to 30 days: auth status and --debug work, the cache holds a real date', async () => {
-    server = await startHostileServer({ token: issueToken({ expires_in: 1e20 }), api: policy });
+    const server = await hostile({ token: issueToken({ expires_in: 1e20 }), api: policy });
     const env = server.env();
     const clock = new VirtualClock(Date.UTC(2026, 0, 1));
     const status = await runCli(['auth', 'status', '-o', 'json'], { env, clock });
@@ -90,7 +80,7 @@ describe('token answers', () => {
   });
 
   it('takes expires_in 0 as 5 minutes: one token request for the commands that follow', async () => {
-    server = await startHostileServer({ token: issueToken({ expires_in: 0 }), api: policy });
+    const server = await hostile({ token: issueToken({ expires_in: 0 }), api: policy });
     const env = server.env();
     const clock = new VirtualClock();
     for (let run = 0; run < 3; run++) {
@@ -107,7 +97,7 @@ describe('a token given with --token or SVCADM_TOKEN', () => {
     ['SVCADM_TOKEN', { SVCADM_TOKEN: 'abc\u001bdef' }, []],
     ['--token', {}, ['--token', 'abc\ndef']],
   ])('with a control character in %s is exit 2, nothing sent', async (_where, env, args) => {
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const r = await runCli(['policies', 'get', 'rlp_1', ...args], { env: { ...server.env(), ...env } });
     expect(r).toEqual({
       code: 2,

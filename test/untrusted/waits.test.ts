@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
-import { answerJson, type Behaviour, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { answerJson, type Behaviour, hostileServerPerTest } from '../helpers/hostile-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 /** 2026-11-23 21:00:00 UTC: the waits below are read off this virtual clock. */
 const START = Date.UTC(2026, 10, 23, 21, 0, 0);
@@ -17,7 +13,7 @@ const noContent: Behaviour = (_req, res) => res.writeHead(204).end();
 describe('waits the service asks for (issue 17 item 9, issue 18 item 4)', () => {
   it('fails at once when a 429 asks for longer than svcadm ever waits (Retry-After: 3600): exit 6, when to try again', async () => {
     const clock = new VirtualClock(START);
-    server = await startHostileServer({
+    const server = await hostile({
       api: answerJson(429, { message: 'Too many requests' }, { 'retry-after': '3600' }),
     });
     const r = await runCli(['api', '/rate-limit-policies/rlp_1'], { env: server.env(), clock });
@@ -33,7 +29,7 @@ describe('waits the service asks for (issue 17 item 9, issue 18 item 4)', () => 
 
   it('fails at once on a 503 that asks for an hour: exit 7, when to try again', async () => {
     const clock = new VirtualClock(START);
-    server = await startHostileServer({ api: answerJson(503, { message: 'maintenance' }, { 'retry-after': '3600' }) });
+    const server = await hostile({ api: answerJson(503, { message: 'maintenance' }, { 'retry-after': '3600' }) });
     const r = await runCli(['policies', 'get', 'rlp_1'], { env: server.env(), clock });
     expect(r).toEqual({
       code: 7,
@@ -47,7 +43,7 @@ describe('waits the service asks for (issue 17 item 9, issue 18 item 4)', () => 
   it('announces a wait over 2 s on stderr, not with --quiet, and not one of 2 s', async () => {
     const slow = answerJson(429, { message: 'slow down' }, { 'retry-after': '5' });
     const clock = new VirtualClock(START);
-    server = await startHostileServer({
+    const server = await hostile({
       api: [slow, policy, slow, policy, answerJson(429, {}, { 'retry-after': '2' }), policy],
     });
     const told = await runCli(['api', '/rate-limit-policies/rlp_1'], { env: server.env(), clock });
@@ -66,7 +62,7 @@ describe('waits the service asks for (issue 17 item 9, issue 18 item 4)', () => 
   it('waits until X-RateLimit-Reset plus 0–20 % jitter from the random source when a 429 has no Retry-After', async () => {
     const clock = new VirtualClock(START);
     const reset = String(START / 1000 + 10);
-    server = await startHostileServer({ api: [answerJson(429, {}, { 'x-ratelimit-reset': reset }), policy] });
+    const server = await hostile({ api: [answerJson(429, {}, { 'x-ratelimit-reset': reset }), policy] });
     const r = await runCli(['policies', 'get', 'rlp_1', '-o', 'json'], { env: server.env(), clock });
     expect(r.code).toBe(0);
     // runCli's random source gives 0.5: 10 s plus 10 %.
@@ -77,7 +73,7 @@ describe('waits the service asks for (issue 17 item 9, issue 18 item 4)', () => 
   it('fails at once when X-RateLimit-Reset is further away than svcadm ever waits', async () => {
     const clock = new VirtualClock(START);
     const reset = String(START / 1000 + 2 * 3600);
-    server = await startHostileServer({ api: answerJson(429, { message: 'quota' }, { 'x-ratelimit-reset': reset }) });
+    const server = await hostile({ api: answerJson(429, { message: 'quota' }, { 'x-ratelimit-reset': reset }) });
     const r = await runCli(['policies', 'get', 'rlp_1'], { env: server.env(), clock });
     expect(r).toEqual({
       code: 6,
@@ -89,7 +85,7 @@ describe('waits the service asks for (issue 17 item 9, issue 18 item 4)', () => 
 
   it('fails at once when the token service answers 429 for longer than svcadm waits: exit 6, when the quota resets', async () => {
     const clock = new VirtualClock(START);
-    server = await startHostileServer({
+    const server = await hostile({
       token: answerJson(
         429,
         { error: 'too_many_requests', error_description: 'Quota exceeded' },
@@ -112,7 +108,7 @@ describe('waits the service asks for (issue 17 item 9, issue 18 item 4)', () => 
 describe('DELETE /connections/{id}/users is idempotent: retried like a read (issue 18, item 4)', () => {
   it('svcadm api DELETE on that path is retried on 503; on another path it is not', async () => {
     const clock = new VirtualClock(START);
-    server = await startHostileServer({
+    const server = await hostile({
       api: [answerJson(503, { message: 'down' }), noContent, answerJson(503, { message: 'down' })],
     });
     const retried = await runCli(

@@ -1,16 +1,12 @@
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
-import { type Behaviour, type HostileServer, issueToken, raw, startHostileServer } from '../helpers/hostile-server.js';
+import { type Behaviour, hostileServerPerTest, issueToken, raw } from '../helpers/hostile-server.js';
 import { refusedPort } from '../helpers/loopback-server.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 const SWITCHING = 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n';
 const noContent: Behaviour = (_req, res) => res.writeHead(204).end();
@@ -21,7 +17,7 @@ function deleteUser(...extra: string[]): string[] {
 
 describe('an answer svcadm cannot use: 101 Switching Protocols (issue 17, item 7)', () => {
   it('to the token POST: exit 7 with one line, not retried', async () => {
-    server = await startHostileServer({ token: raw(SWITCHING) });
+    const server = await hostile({ token: raw(SWITCHING) });
     const r = await runCli(['policies', 'get', 'rlp_1'], { env: server.env() });
     const host = new URL(server.url).host;
     expect(r).toEqual({
@@ -34,7 +30,7 @@ describe('an answer svcadm cannot use: 101 Switching Protocols (issue 17, item 7
   });
 
   it('to a read: exit 7 with one line, not retried', async () => {
-    server = await startHostileServer({ api: raw(SWITCHING) });
+    const server = await hostile({ api: raw(SWITCHING) });
     const r = await runCli(['api', '/rate-limit-policies/rlp_1'], { env: server.env() });
     const host = new URL(server.url).host;
     expect(r).toEqual({
@@ -46,7 +42,7 @@ describe('an answer svcadm cannot use: 101 Switching Protocols (issue 17, item 7
   });
 
   it('to connections delete-user: the outcome-unknown line with the correlation id printed before sending', async () => {
-    server = await startHostileServer({ api: raw(SWITCHING) });
+    const server = await hostile({ api: raw(SWITCHING) });
     const r = await runCli(deleteUser('--correlation-id', 'c-101'), { env: server.env() });
     const host = new URL(server.url).host;
     expect(r).toEqual({
@@ -64,7 +60,7 @@ describe('a DELETE whose answer never comes (issue 17, item 8)', () => {
   it('--timeout on connections delete-user: retried as an idempotent delete, then the outcome is unknown', async () => {
     const clock = new VirtualClock();
     // The server never answers; its clock is the test's, so the 1 s time limit passes as the request arrives.
-    server = await startHostileServer({ api: () => clock.advance(1000) });
+    const server = await hostile({ api: () => clock.advance(1000) });
     const r = await runCli(deleteUser('--correlation-id', 'c-t', '--timeout', '1s', '--max-retries', '1'), {
       env: server.env(),
       clock,
@@ -83,7 +79,7 @@ describe('a DELETE whose answer never comes (issue 17, item 8)', () => {
 
   it('--timeout on svcadm api -X DELETE: not retried, the outcome is unknown, in the JSON envelope too', async () => {
     const clock = new VirtualClock();
-    server = await startHostileServer({ api: () => clock.advance(2000) });
+    const server = await hostile({ api: () => clock.advance(2000) });
     const r = await runCli(
       ['api', '-X', 'DELETE', '/roles/r1', '--yes', '--correlation-id', 'c-a', '--timeout', '2s', '-o', 'json'],
       {
@@ -108,7 +104,7 @@ describe('a DELETE whose answer never comes (issue 17, item 8)', () => {
   ] as const) {
     it(`${signal} after the DELETE was sent: exit ${code}, the outcome is unknown`, async () => {
       const stop = new AbortController();
-      server = await startHostileServer({ api: () => stop.abort(new Interrupted(signal)) });
+      const server = await hostile({ api: () => stop.abort(new Interrupted(signal)) });
       const r = await runCli(deleteUser('--correlation-id', 'c-s'), { env: server.env(), interrupt: stop.signal });
       expect(r).toEqual({
         code,
@@ -120,7 +116,7 @@ describe('a DELETE whose answer never comes (issue 17, item 8)', () => {
 
   it('SIGINT after svcadm api -X DELETE was sent, with -o json: the envelope says so', async () => {
     const stop = new AbortController();
-    server = await startHostileServer({ api: () => stop.abort(new Interrupted('SIGINT')) });
+    const server = await hostile({ api: () => stop.abort(new Interrupted('SIGINT')) });
     const r = await runCli(['api', 'DELETE', '/roles/r1', '--yes', '--correlation-id', 'c-j', '-o', 'json'], {
       env: server.env(),
       interrupt: stop.signal,
@@ -136,14 +132,14 @@ describe('a DELETE whose answer never comes (issue 17, item 8)', () => {
 
   it('SIGINT while the token is fetched: nothing was sent, so nothing is said of an outcome', async () => {
     const stop = new AbortController();
-    server = await startHostileServer({ token: () => stop.abort(new Interrupted('SIGINT')), api: noContent });
+    const server = await hostile({ token: () => stop.abort(new Interrupted('SIGINT')), api: noContent });
     const r = await runCli(deleteUser('--correlation-id', 'c-n'), { env: server.env(), interrupt: stop.signal });
     expect(r).toEqual({ code: 130, stdout: '', stderr: 'Correlation id: c-n\nsvcadm: interrupted\n' });
     expect(server.apiRequests()).toHaveLength(0);
   });
 
   it('prints the correlation id of connections delete-user before the result', async () => {
-    server = await startHostileServer({ token: issueToken(), api: noContent });
+    const server = await hostile({ token: issueToken(), api: noContent });
     const r = await runCli(deleteUser('--correlation-id', 'c-ok', '-o', 'table'), { env: server.env() });
     expect(r).toEqual({
       code: 0,
@@ -155,7 +151,7 @@ describe('a DELETE whose answer never comes (issue 17, item 8)', () => {
 
 describe('a reader of stdout that is gone when the 204 comes back (issue 17, item 8)', () => {
   it('connections delete-user has printed the correlation id on stderr before sending: exit 0', async () => {
-    server = await startHostileServer({ api: noContent });
+    const server = await hostile({ api: noContent });
     const child = spawn(process.execPath, [BIN, ...deleteUser('--correlation-id', 'c-pipe')], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...server.env() },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
+import { loopbackPerTest } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const ERASE_LINE = '\r\x1b[2K';
@@ -16,41 +16,30 @@ function sse(res: ServerResponse, events: Array<[id: string, type: string, time:
   res.write(text);
 }
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
+const loopback = loopbackPerTest();
 
 /** A stream that the server closes after two events (asking `retry: 3000`), then serves two more and stays open. */
 async function closingStream(): Promise<string> {
-  let connections = 0;
-  const open = new Set<ServerResponse>();
-  const server = createServer((_req, res) => {
-    connections++;
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    if (connections === 1) {
+  const server = await loopback([
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('retry: 3000\n\n');
       sse(res, [
         ['1', 'user.created', '2025-06-05T11:00:00Z'],
         ['2', 'user.updated', '2025-06-05T11:00:01Z'],
       ]);
       res.end();
-      return;
-    }
-    sse(res, [
-      ['3', 'user.deleted', '2025-06-05T11:00:02Z'],
-      ['4', 'user.created', '2025-06-05T11:00:03Z'],
-    ]);
-    open.add(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  close = () =>
-    new Promise((resolve) => {
-      for (const res of open) res.destroy();
-      server.close(() => resolve());
-    });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    // Every later connection.
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      sse(res, [
+        ['3', 'user.deleted', '2025-06-05T11:00:02Z'],
+        ['4', 'user.created', '2025-06-05T11:00:03Z'],
+      ]);
+    },
+  ]);
+  return server.url;
 }
 
 /** The status lines the live view drew, in order, each once. */

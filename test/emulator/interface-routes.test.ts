@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator, withFileEmulatorAndToken } from '../helpers/emulator.js';
 import { api, SseClient, streamUrl } from './support.js';
 
 let emu: TestEmulator;
 let token: string;
-beforeAll(async () => {
-  emu = await startTestEmulator({ eventRate: 0, rateLimit: 0 });
-  token = await emu.token();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
+withFileEmulatorAndToken({ eventRate: 0, rateLimit: 0 }, (started) => ({ emu, token } = started));
 
 const get = (path: string) => api(emu, path, { token });
 

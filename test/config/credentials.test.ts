@@ -3,16 +3,13 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
-import { startLoopback } from '../helpers/loopback-server.js';
+import { json, startLoopback } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let emu: TestEmulator;
 let dir: string;
 
-withFileEmulator((e, configDir) => {
-  emu = e;
-  dir = configDir;
-});
+withFileEmulator((each) => ({ emu, configDir: dir } = each));
 
 /** The admin client exported in the shell, as a CI job or an earlier `export` leaves it. */
 const adminEnv = () => ({ SVCADM_CONFIG_DIR: dir, ...emu.env });
@@ -311,12 +308,7 @@ describe('private-key client authentication (api-notes: clients may authenticate
 
   it('sends a short-lived assertion to /oauth/token: iss = sub = client id, aud = the issuer URL, a jti, exp within 60 s', async () => {
     const token = await emu.token();
-    const local = await startLoopback([
-      (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 60 }));
-      },
-    ]);
+    const local = await startLoopback([json(200, { access_token: token, token_type: 'Bearer', expires_in: 60 })]);
     try {
       const key = keyFile(0o600);
       const r = await runCli(
@@ -351,12 +343,7 @@ describe('private-key client authentication (api-notes: clients may authenticate
 
   it('with --auth-url elsewhere, the assertion is for that token service: aud = its origin with a slash', async () => {
     const token = await emu.token();
-    const local = await startLoopback([
-      (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 60 }));
-      },
-    ]);
+    const local = await startLoopback([json(200, { access_token: token, token_type: 'Bearer', expires_in: 60 })]);
     try {
       const args = ['auth', 'token', '--client-id', 'c1', '--client-assertion-key', keyFile(0o600)];
       const r = await runCli([...args, '--auth-url', local.url], {

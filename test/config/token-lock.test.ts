@@ -2,24 +2,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tokenLockFile } from '../../src/config/token-lock.js';
 import { VirtualClock } from '../helpers/clock.js';
-import {
-  answerJson,
-  type Behaviour,
-  CLIENT_ID,
-  type HostileServer,
-  issueToken,
-  startHostileServer,
-} from '../helpers/hostile-server.js';
+import { answerJson, type Behaviour, CLIENT_ID, hostileServerPerTest, issueToken } from '../helpers/hostile-server.js';
 import { BIN, runBin, runCli } from '../helpers/run-cli.js';
 
-let server: HostileServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const hostile = hostileServerPerTest();
 
 const policy = answerJson(200, { id: 'rlp_1', resource: 'oauth_authentication_api', consumer: 'client' });
 /** The lock file of the hostile server's client: one per cache key (token URL, client id, audience). */
@@ -44,7 +33,7 @@ async function deadPid(): Promise<number> {
 
 describe('parallel cold starts', () => {
   it('20 processes starting together with an empty cache make one token request', async () => {
-    server = await startHostileServer({ token: slowToken(300), api: policy });
+    const server = await hostile({ token: slowToken(300), api: policy });
     const env = server.env();
     const runs = await Promise.all(
       Array.from({ length: 20 }, () => runBin(['policies', 'get', 'rlp_1', '-o', 'json'], env)),
@@ -56,7 +45,7 @@ describe('parallel cold starts', () => {
   });
 
   it('removes a lock left by a process that died, without waiting', async () => {
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const env = server.env();
     const lock = lockOf(env);
     writeFileSync(lock, `${await deadPid()} ${hostname()} ${Date.now()}\n`);
@@ -69,7 +58,7 @@ describe('parallel cold starts', () => {
   });
 
   it('waits at most 30 s for a holder that hangs, then asks for its own token and leaves the lock alone', async () => {
-    server = await startHostileServer({ api: policy });
+    const server = await hostile({ api: policy });
     const env = server.env();
     const lock = lockOf(env);
     const held = `${process.pid} ${hostname()} ${Date.now()}\n`;
@@ -91,7 +80,7 @@ describe('parallel cold starts', () => {
       arrived = resolve;
     });
     // The first token request never gets an answer; the next ones do.
-    server = await startHostileServer({
+    const server = await hostile({
       token: (req, res) => (server?.tokenRequests().length === 1 ? arrived() : issueToken()(req, res)),
       api: policy,
     });
@@ -117,7 +106,7 @@ describe('parallel cold starts', () => {
       arrived = resolve;
     });
     // Client a's token request never gets an answer; client b's do.
-    server = await startHostileServer({
+    const server = await hostile({
       token: (req, res) => (req.body.includes('client_id=a-client') ? arrived() : issueToken()(req, res)),
       api: policy,
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli } from './helpers/run-cli.js';
 
 const HELP_HINT = " — see 'svcadm --help'";
 

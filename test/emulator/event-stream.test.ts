@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/emulator/server.js';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { type TestEmulator, withFileEmulatorAndToken } from '../helpers/emulator.js';
 import { api, SseClient, streamUrl } from './support.js';
 
 let emu: TestEmulator;
 let token: string;
 const open: SseClient[] = [];
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ eventRate: 0, rateLimit: 0, events: 600 });
-  token = await emu.token();
-});
-afterAll(() => emu.close());
-beforeEach(async () => {
+// Before the reset of each test (hooks run in the order they are registered): the streams the last test opened.
+beforeEach(() => {
   for (const stream of open.splice(0)) stream.close();
-  await emu.reset();
 });
+withFileEmulatorAndToken({ eventRate: 0, rateLimit: 0, events: 600 }, (started) => ({ emu, token } = started));
 
 async function stream(query = '', headers: Record<string, string> = {}): Promise<SseClient> {
   const client = await SseClient.open(streamUrl(emu, query), token, headers);

@@ -32,9 +32,9 @@ describe('the tail’s young-generation collections', () => {
 describe('the memory policy is the Printer’s, whatever the command', () => {
   let env: Record<string, string>;
   let userId: string;
-  withFileEmulator((e, configDir) => {
-    env = { ...e.env, SVCADM_CONFIG_DIR: configDir };
-    userId = e.fixtures.userId;
+  withFileEmulator((each) => {
+    env = each.env;
+    userId = each.emu.fixtures.userId;
   });
 
   /** Runs `argv` in a fresh copy of svcadm's modules, and says which V8 settings that run applied. */

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pasteHint, pinnedOptions } from '../../src/cli/paste.js';
 import { shellWord } from '../../src/util/shell-word.js';
+import { closeAfterEach } from '../helpers/close-after-each.js';
 import { startFixtureTenant } from '../helpers/fixture-tenant.js';
+import { startLoopback } from '../helpers/loopback-server.js';
 import { requireProgram } from '../helpers/requires.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -119,15 +119,11 @@ describe('pasteable lines', () => {
 });
 
 describe('hints printed by commands', () => {
-  let close: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await close?.();
-    close = undefined;
-  });
+  const closeAfterTest = closeAfterEach();
 
   it('the next page: -p as given, with -o', async () => {
     const tenant = await startFixtureTenant();
-    close = tenant.close;
+    closeAfterTest(tenant);
     const env = { SVCADM_CONFIG_DIR: tenant.configDir(), SVCADM_PROFILE: 'demo' };
     const r = await runCli(['provisionings', 'list', '-o', 'wide'], { env });
     expect(r.stderr).toBe('Next page: svcadm -p demo -o wide provisionings list --from cp_page2\n');
@@ -143,20 +139,16 @@ describe('hints printed by commands', () => {
     async () => {
       // Visible ASCII (svcadm adopts no other cursor), yet shell syntax: `${IFS}` stands for the space.
       const cursor = `c1$(touch\${IFS}${trap})'\`x\``;
-      const streams = new Set<ServerResponse>();
-      const server = createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        const event = { id: 'evt_0000000000000001', type: 'user.created', time: '2025-06-05T11:00:00Z' };
-        res.write(`id: ${cursor}\nevent: user.created\ndata: ${JSON.stringify({ offset: cursor, event })}\n\n`);
-        streams.add(res);
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      close = () =>
-        new Promise((resolve) => {
-          for (const res of streams) res.destroy();
-          server.close(() => resolve());
-        });
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      // The stream stays open: the test interrupts the tail.
+      const server = await startLoopback([
+        (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          const event = { id: 'evt_0000000000000001', type: 'user.created', time: '2025-06-05T11:00:00Z' };
+          res.write(`id: ${cursor}\nevent: user.created\ndata: ${JSON.stringify({ offset: cursor, event })}\n\n`);
+        },
+      ]);
+      closeAfterTest(server);
+      const { url } = server;
       const interrupt = new AbortController();
       const r = await runCli(['events', 'tail', '--query', "event.id || 'none'", '--type', 'user.created'], {
         env: { SVCADM_DOMAIN: url, SVCADM_TOKEN: 't' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentModeOf } from '../../src/agent-mode.js';
+import { agentModeOf } from '../src/agent-mode.js';
 
 // Which shells are an agent's (issue 16, item 6). The pseudo-terminal behaviour is in test/terminal/agent-mode.test.ts.
 

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LiveApp } from '../../src/io/live/app.js';
+import { LiveApp } from '../../../src/io/live/app.js';
 import {
   HOLD_MAX,
   type LiveEntry,
@@ -11,9 +11,8 @@ import {
   RING_MAX_EVENTS,
   TYPE_NAME_MAX,
   TYPES_MAX,
-} from '../../src/io/live/model.js';
-import { streamViewKind } from '../../src/io/live-view-choice.js';
-import { type EventRow, eventLineFormatter } from '../../src/render/event-line.js';
+} from '../../../src/io/live/model.js';
+import { type EventRow, eventLineFormatter } from '../../../src/render/event-line.js';
 
 // The Ink app of `events tail`'s live view, rendered by ink-testing-library (100 columns) and driven through its
 // stdin: the bounds on what it holds, and what each key does. Screens in a real terminal: test/terminal/live-view.
@@ -134,19 +133,5 @@ describe('the live view app', () => {
     app.stdin.write('q');
     app.stdin.write('i');
     expect(calls.quit).toBe(1);
-  });
-});
-
-describe('which view a stream gets', () => {
-  const tty = { isTTY: true };
-  const base = { format: 'table' as const, redraw: true, stdin: tty, stdout: tty, env: {} };
-  it('the Ink app only at a terminal a person types at, outside CI', () => {
-    expect(streamViewKind(base)).toBe('interactive');
-    expect(streamViewKind({ ...base, stdin: { isTTY: false } })).toBe('redraw');
-    expect(streamViewKind({ ...base, env: { CI: 'true' } })).toBe('redraw');
-    expect(streamViewKind({ ...base, env: { GITHUB_ACTIONS: 'true', CI_JOB_ID: '1' } })).toBe('redraw');
-    expect(streamViewKind({ ...base, env: { CI: 'false' } })).toBe('interactive');
-    expect(streamViewKind({ ...base, redraw: false })).toBe('lines');
-    expect(streamViewKind({ ...base, format: 'wide' })).toBe('lines');
   });
 });

@@ -1,14 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorPerTest } from '../helpers/emulator.js';
 import { runBin, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-let emulator: TestEmulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const startEmulator = emulatorPerTest();
 
 const DOMAIN = 'https://tenant.example.com';
 
@@ -119,7 +115,7 @@ describe('a hand-edited profile store', () => {
 
 describe('a trailing line break on a secret or client id', () => {
   it('from the environment is removed, and --debug says so without the value', async () => {
-    emulator = await startTestEmulator();
+    const emulator = await startEmulator();
     const env = emulator.env;
     const r = await runCli(['auth', 'status', '--check', '--debug'], {
       env: {
@@ -136,7 +132,7 @@ describe('a trailing line break on a secret or client id', () => {
   });
 
   it('from a flag is removed', async () => {
-    emulator = await startTestEmulator();
+    const emulator = await startEmulator();
     const { SVCADM_CLIENT_SECRET: secret = '', ...env } = emulator.env;
     const r = await runCli(['auth', 'status', '--check', '--debug', '--client-secret', `${secret}\n`], { env });
     expect(r.code, r.stderr).toBe(0);

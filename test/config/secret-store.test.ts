@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emulatorPerTest } from '../helpers/emulator.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import {
   needsSecretService,
@@ -11,11 +11,7 @@ import {
   startSecretService,
 } from '../helpers/secret-service.js';
 
-let emulator: TestEmulator | undefined;
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-});
+const startEmulator = emulatorPerTest();
 
 const DOMAIN = 'https://tenant.example.com';
 
@@ -81,7 +77,7 @@ describe('without an OS keyring (CI, containers): the 0600 file', () => {
   });
 
   it('auth status says the secret is in the profile file', async () => {
-    emulator = await startTestEmulator();
+    const emulator = await startEmulator();
     const dir = tempConfigDir();
     const { SVCADM_DOMAIN = '', SVCADM_CLIENT_ID = '', SVCADM_CLIENT_SECRET = '' } = emulator.env;
     const add = ['profiles', 'add', 'emu', '--domain', SVCADM_DOMAIN, '--client-id', SVCADM_CLIENT_ID];
@@ -143,7 +139,7 @@ describe(`a real Secret Service (gnome-keyring)${needsSecretService}`, () => {
   it.skipIf(skipWithoutSecretService)(
     'profiles add puts the secret there; show, auth status and remove follow it',
     async () => {
-      emulator = await startTestEmulator();
+      const emulator = await startEmulator();
       const dir = tempConfigDir();
       const env = { ...keyring?.env, SVCADM_CONFIG_DIR: dir };
       const { SVCADM_DOMAIN = '', SVCADM_CLIENT_ID = '', SVCADM_CLIENT_SECRET = '' } = emulator.env;
@@ -178,7 +174,7 @@ describe(`a real Secret Service (gnome-keyring)${needsSecretService}`, () => {
   );
 
   it.skipIf(skipWithoutSecretService)('migrate-secrets moves file secrets there, and they keep working', async () => {
-    emulator = await startTestEmulator();
+    const emulator = await startEmulator();
     const dir = tempConfigDir();
     const env = { ...keyring?.env, SVCADM_CONFIG_DIR: dir };
     const { SVCADM_DOMAIN = '', SVCADM_CLIENT_ID = '', SVCADM_CLIENT_SECRET = '' } = emulator.env;

@@ -5,9 +5,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SseClient } from '../emulator/support.js';
 import { requireProgram } from '../helpers/requires.js';
 import { BIN, runBin, runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { SseClient } from './support.js';
 
 // These tests run the built binary (`npm run build`; `npm test` builds first) in real shells.
 

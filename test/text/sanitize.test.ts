@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { jsonLine } from '../../src/render/json.js';
 import { escapeJsonText, isUnsafeCodePoint, neutralize } from '../../src/text/sanitize.js';
 
+describe('neutralize', () => {
+  it('shows control characters and escape sequences escaped', () => {
+    expect(neutralize('\u001b[31mred\u001b[0m')).toBe('\\x1b[31mred\\x1b[0m');
+    expect(neutralize('a\nb\tc\rd\u0007')).toBe('a\\nb\\tc\\rd\\x07');
+    expect(neutralize('\u009b2J \u202eevil \u200b')).toBe('\\x9b2J \\u202eevil \\u200b');
+    expect(neutralize('plain ünïcode ✓')).toBe('plain ünïcode ✓');
+  });
+});
+
 describe('format characters from the service', () => {
   it('shows U+061C (Arabic letter mark) and U+00AD (soft hyphen) escaped, like the other bidi and format characters', () => {
     expect(neutralize('a\u061cb\u00adc\u180ed\ufff9e')).toBe('a\\u061cb\\xadc\\u180ed\\ufff9e');
