@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { eventLine } from '../../src/api/event-payload.js';
 import { createSseFramer, REUSED_AFTER } from '../../src/api/sse-fast-path.js';
 import { SSE_MAX_LINE_BYTES, type SseMessage, SseParser } from '../../src/api/sse-parser.js';
-import { UNSAFE_RANGES } from '../../src/render/sanitize.js';
+import { UNSAFE_RANGES } from '../../src/text/sanitize.js';
 
 /**
  * The property test of the event stream's fast path (issue 27): seeded random streams, cut at random chunk and run
