@@ -6,8 +6,9 @@ import { sha256Of } from '../../src/util/sha256.js';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runBin, tempConfigDir } from '../helpers/run-cli.js';
 
-// What the most common run, a read with a cached token, leaves unloaded: each is milliseconds of every start on
-// Node 20 (design notes, "Start-up, round 5"). Preloaded into the built CLI, this records what it touched.
+// What the most common run, a read with a cached token, leaves alone: node:crypto, which would cost its start-up
+// (docs/decisions/2026-11-25-start-up-tricks.md), and process.stdin, whose creation makes a piped stdin non-blocking
+// (src/context.ts). Preloaded into the built CLI, this records what it touched.
 const PROBE = `
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
 let stdinRead = false;
