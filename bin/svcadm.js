@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Tiny launcher. `--version` alone is answered without loading the program: CI calls it often, and the figure needs
-// it (1.16x `node -e 0` so, 1.47x when the program answers; bound 1.2x; docs/decisions/2026-11-25-start-up-tricks.md).
+// it (1.15x `node -e 0` so, 1.50x when the program answers; bound 1.2x; docs/decisions/2026-11-25-start-up-tricks.md).
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');

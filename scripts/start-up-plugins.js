@@ -11,7 +11,7 @@ import { join } from 'node:path';
  * code imports lazily, which runs beside main.ts anyway) is made to import src/main.ts too: all that main.ts reaches
  * is then reached from every entry alike, and is one chunk.
  *
- * Why: `policies get -o json` takes 17 ms (CPU) more without it: 1.69x a bare node:http GET instead of 1.41x
+ * Why: `policies get -o json` takes 17 ms (CPU) more without it: 1.65x a bare node:http GET instead of 1.42x
  * (bound 1.5x; medians of same-run benches). What it asks of src/: a lazily loaded module is read by name
  * (`const { x } = await import(…)`), as `export *` keeps named exports only; biome's style/noDefaultExport holds
  * src/ to that.
@@ -45,7 +45,7 @@ export function oneMainChunk(root) {
 }
 
 /**
- * Why: `policies get -o json` takes 3.3 ms (CPU) more without it, about 0.03x of the floor, and the figure is not
+ * Why: `policies get -o json` takes 2.8 ms (CPU) more without it, about 0.03x of the floor, and the figure is not
  * comfortably under its 1.5x bound even with it.
  *
  * Node's built-ins through `process.getBuiltinModule`, not `import`: each imported built-in costs the ESM loader a

@@ -226,7 +226,7 @@ interface Route {
 }
 
 /**
- * node:https, loaded on first use: a run that sends nothing, or only plain http, does without it (2.5 ms CPU of
+ * node:https, loaded on first use: a run that sends nothing, or only plain http, does without it (2.6 ms CPU of
  * `policies get -o json` against the bench's plain-http emulator; docs/decisions/2026-11-25-start-up-tricks.md).
  */
 function httpsModule(): typeof https {

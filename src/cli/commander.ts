@@ -3,7 +3,7 @@ import type * as Commander from 'commander';
 
 /**
  * commander's classes, loaded with `require`: commander is CommonJS, and `import` sends it through the ESM loader's
- * translation (cjs-module-lexer over its source) first. Kept for start-up: `policies get -o json` takes 2.6 ms (CPU)
+ * translation (cjs-module-lexer over its source) first. Kept for start-up: `policies get -o json` takes 2.5 ms (CPU)
  * more with `import` (docs/decisions/2026-11-25-start-up-tricks.md). The same module object either way, so
  * `instanceof` holds wherever it was imported from, and the source runs as the bundle does.
  */
