@@ -49,6 +49,11 @@ await build({
     'kerberos',
   ],
   banner: { js: requireShim },
+  // Each file names its map (`//# sourceMappingURL=`); Node reads the maps only when a `--debug` run turns them on
+  // (bin/svcadm.js), so that a stack trace names src/ files and lines. Without the sources' text: a trace needs the
+  // mappings alone, and the package stays small (docs/decisions/2026-11-25-source-maps.md).
+  sourcemap: 'linked',
+  sourcesContent: false,
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVCADM_VERSION: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
   plugins: [noInkDevtools, oneMainChunk(root), builtinsWithoutImport],

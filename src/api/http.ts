@@ -225,7 +225,10 @@ interface Route {
   proxy?: ChosenProxy;
 }
 
-/** node:https, loaded on first use (about 10 ms of start-up a plain-http or one-shot run need not pay up front). */
+/**
+ * node:https, loaded on first use: a run that sends nothing, or only plain http, does without it (2.6 ms CPU of
+ * `policies get -o json` against the bench's plain-http emulator; docs/decisions/2026-11-25-start-up-tricks.md).
+ */
 function httpsModule(): typeof https {
   return process.getBuiltinModule('node:https');
 }

@@ -54,7 +54,7 @@ export async function pairwise(pairs, a, b) {
   return { a: median(ta), b: median(tb) };
 }
 
-const FLOOR_GET = `
+export const FLOOR_GET = `
 const http = require('node:http');
 http.get(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOKEN } }, (res) => {
   let body = ''; res.on('data', (c) => { body += c; }); res.on('end', () => process.stdout.write(body));
@@ -105,8 +105,8 @@ export async function run({ pairs = 11 } = {}) {
         baseline: version.a,
         measured: version.b,
         ratio: version.b / version.a,
-        target: '<= 1.5x',
-        ok: version.b / version.a <= 1.5,
+        target: '<= 1.2x',
+        ok: version.b / version.a <= 1.2,
       },
       {
         name: 'policies get -o json (cached token) vs node:http GET',
@@ -134,6 +134,13 @@ export async function run({ pairs = 11 } = {}) {
         ratio: undici.b / undici.a,
         target: 'none',
       },
+      ...(process.env.NODE_EXTRA_CA_CERTS && Number(process.versions.node.split('.')[0]) < 22
+        ? [
+            // Node 20 reads and parses the whole file as every process starts (about 50 ms for Debian's bundle):
+            // the same time on both sides of each ratio, which makes both look better than on a machine without it.
+            'note: NODE_EXTRA_CA_CERTS is set, which Node 20 loads as each process starts: the ratios above are lower than without it (docs/decisions/2026-11-25-start-up-tricks.md)',
+          ]
+        : []),
     ];
   } finally {
     await emu.close();
@@ -142,6 +149,10 @@ export async function run({ pairs = 11 } = {}) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const r of await run()) {
+    if (typeof r === 'string') {
+      console.log(r);
+      continue;
+    }
     console.log(
       `${r.name}: ${r.measured.toFixed(1)} ms vs ${r.baseline.toFixed(1)} ms = ${r.ratio.toFixed(2)}x (target ${r.target})`,
     );

@@ -77,7 +77,7 @@ describe('npm pack', () => {
   it('holds only what runs: built code, bin, completions, the manual page, README, licence', () => {
     for (const file of packedFiles) {
       expect(file).toMatch(
-        /^(dist\/.+\.js|bin\/svcadm\.js|completions\/(svcadm\.bash|_svcadm|svcadm\.fish)|man\/svcadm\.1|README\.md|LICENSE|package\.json)$/,
+        /^(dist\/.+\.js(\.map)?|bin\/svcadm\.js|completions\/(svcadm\.bash|_svcadm|svcadm\.fish)|man\/svcadm\.1|README\.md|LICENSE|package\.json)$/,
       );
     }
     expect(packedFiles).toEqual(
@@ -90,6 +90,7 @@ describe('npm pack', () => {
         'completions/svcadm.fish',
         'dist/emulator/server.js',
         'dist/main.js',
+        'dist/main.js.map',
         'man/svcadm.1',
         'package.json',
       ]),
