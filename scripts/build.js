@@ -1,6 +1,6 @@
 // Bundles src/ and its libraries into dist/ with esbuild: one entry for the CLI, one for the emulator, and lazily
 // loaded chunks (table and live views, --query's JMESPath, YAML, the private-key signer, the completion generator). Fewer, smaller
-// files to load halve the start-up cost (README, design notes).
+// files to load halve the start-up cost (README, docs/decisions/2026-11-22-esbuild-bundle.md).
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +40,7 @@ await build({
   target: 'node20',
   external: [
     // The one runtime dependency (the brief): loaded from node_modules, not bundled. Bundling it would save about
-    // 10 ms of start-up on Node 20 (design notes, "Start-up, round 4").
+    // 10 ms of start-up on Node 20 (docs/decisions/2026-11-24-commander-from-node-modules.md).
     'commander',
     // A native binding (prebuilt per platform, an optional dependency): never bundled, and only ever loaded by the
     // child process that makes one keyring call (src/config/secret-store.ts).

@@ -42,7 +42,7 @@ interface CommandEntry {
   readonly register: (program: SvcadmCommand, host: Host) => void;
   /**
    * A run that names it builds only it: registering every command is most of the tree's cost, a few ms of each start
-   * (design notes, "Start-up, round 5"). Not for the commands that read the whole tree.
+   * (docs/decisions/2026-11-24-register-only-the-named-command.md). Not for the commands that read the whole tree.
    */
   readonly alone: boolean;
 }

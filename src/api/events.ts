@@ -86,7 +86,7 @@ export type TailItem =
 
 /** Before the server has sent `retry:`. */
 const DEFAULT_RETRY_MS = 1000;
-/** Comments do not count: a stream that only sends comments for this long is dead (design notes). */
+/** Comments do not count: a stream that only sends comments for this long is dead (docs/decisions/2026-11-23-idle-bound-counts-messages.md). */
 const DEFAULT_IDLE_MS = 120_000;
 /** A connection open this long was working, even without an event: its end starts the backoff afresh. */
 const HEALTHY_CONNECTION_MS = 30_000;
@@ -112,7 +112,7 @@ const ID_TABLE_SLOTS = 32_768;
 /**
  * The last `RECENT_IDS` ids seen, oldest forgotten first. An open-addressing table of 32-bit hashes (`fingerprintInto`) over a ring of the
  * ids (a hash that matches is confirmed on the id itself): a `Set` with deletions cost about 1 µs an event here, a
- * tenth of the tail's time per event (design notes, "Speed of the tail").
+ * tenth of the tail's time per event (docs/decisions/2026-11-24-replay-memory-hash-table.md).
  */
 export class RecentIds {
   /** Ring slot + 1 of the id whose hash lands here (0: empty). */

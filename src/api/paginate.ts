@@ -125,7 +125,7 @@ export async function* orderedPages<T>(options: OrderedPagesOptions<T>): AsyncGe
 
 /**
  * Offset pages in flight at once unless `--concurrency` says otherwise (`--all`, `svcadm api --paginate`). Why 8
- * and how it behaves under a tenant's rate limit: design notes, "Pages at once".
+ * and how it behaves under a tenant's rate limit: docs/decisions/2026-11-23-offset-pages-in-flight-8.md.
  */
 export const OFFSET_CONCURRENCY_DEFAULT = 8;
 

@@ -8,7 +8,7 @@ import { type SseHandlers, type SseMessage, SseParser } from './sse-parser.js';
  * into NDJSON lines by WebAssembly (`wasm/sse-frame.ts`), a run at a time; every other message (a `retry:` field, CR
  * line ends, repeated fields, a message longer than FAST_MESSAGE_MAX_BYTES…) goes through `SseParser`, which keeps
  * every bound. Both hand over the same messages (test/api/sse-fast-path.test.ts compares them). Without WebAssembly
- * (`--jitless`) the parser takes everything. Design notes, "Speed of the tail".
+ * (`--jitless`) the parser takes everything. See docs/decisions/2026-11-24-sse-fast-path-webassembly.md.
  */
 export interface SseFramer {
   /** Takes a run of received chunks; calls the handlers for each message, and stops early once `stop()` says so. */

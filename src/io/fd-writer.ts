@@ -6,7 +6,7 @@ import type { OutStream } from '../context.js';
  * for a pipe waits whenever the reader is behind, then runs beside svcadm's own work instead of between its batches.
  * Node writes a pipe from the main thread, as much as the pipe holds (64 KB) each time the event loop comes round, so
  * a stream that keeps the main thread busy (`events tail | cat`) stalled on its own output: an eighth of the run
- * (design notes, "Start-up, round 5, and the tail into a pipe").
+ * (docs/decisions/2026-11-24-stdout-from-the-thread-pool.md).
  */
 export class FdWriter {
   readonly #fd: number;

@@ -1,8 +1,7 @@
 /**
  * The V8 settings of long-running output, decided here and applied by the Printer alone: every `--all` and every
  * stream (`Printer.all`, `Printer.stream`), the live view, and the bytes a stream receives (`Printer.received`).
- * Commands never set them. Why each one: docs/decisions (the young generation, the tail's minor collections, the
- * live view's memory).
+ * Commands never set them (docs/decisions/2026-11-25-memory-policy-in-the-printer.md).
  */
 
 /** The settings this process has been given so far, in order (what `--debug` and the tests can see). */
@@ -22,7 +21,8 @@ export function appliedMemorySettings(): readonly string[] {
 /**
  * For output that streams many small short-lived objects (`--all`, `events tail`): V8 otherwise keeps doubling the
  * young generation (up to 32 MB of semi-spaces) for garbage that lives microseconds; holding it at its start size
- * keeps peak RSS low and flat at no measurable cost in throughput.
+ * keeps peak RSS low and flat at no measurable cost in throughput
+ * (docs/decisions/2026-11-23-young-generation-kept-small.md).
  */
 export function keepYoungGenerationSmall(): void {
   setFlags('--semi-space-growth-factor=1');
@@ -31,7 +31,8 @@ export function keepYoungGenerationSmall(): void {
 /**
  * For the interactive live view of `events tail` (Ink and React on top of the stream): V8's heuristics for memory
  * over speed. Over 100,000 events in a pseudo-terminal the view peaked at 126 MB without it and 89 MB with it, at
- * 5,400 events/s instead of 7,700: far above any tenant's event rate.
+ * 5,400 events/s instead of 7,700: far above any tenant's event rate
+ * (docs/decisions/2026-11-23-prefer-small-heap.md).
  */
 export function preferSmallHeap(): void {
   setFlags('--optimize-for-size');
@@ -48,7 +49,8 @@ let minorCollection: MinorCollection | undefined;
  * buffer that is garbage once its events are written, and the tail makes so little other garbage that the young
  * generation fills slowly: about 10 MB of dead read buffers waited for a collection. One every megabyte kept the peak
  * RSS of 100,000 events at 66–68 MB instead of 77–86, at no measurable cost. Node has no other way to ask for one:
- * `--expose-gc` set at run time reaches only new contexts, hence the `gc` of a new one.
+ * `--expose-gc` set at run time reaches only new contexts, hence the `gc` of a new one
+ * (docs/decisions/2026-11-24-minor-collection-per-megabyte.md).
  */
 export function collectAfterBytes(bytes: number): (received: number) => void {
   let since = 0;
