@@ -92,9 +92,10 @@ export async function run() {
       pipeMs.push((await timed(`${tail} | cat > /dev/null`, env)).ms);
     }
     const baseline = median(curlMs);
-    for (const [where, times] of [
-      ['to /dev/null', nullMs],
-      ['to a pipe (| cat)', pipeMs],
+    // The bound to /dev/null is issue 27's; the pipe keeps round 3's.
+    for (const [where, times, bound] of [
+      ['to /dev/null', nullMs, 1.5],
+      ['to a pipe (| cat)', pipeMs, 2.0],
     ]) {
       const measured = median(times);
       rows.push({
@@ -102,8 +103,8 @@ export async function run() {
         measured,
         baseline,
         ratio: measured / baseline,
-        target: '<= 2.0x',
-        ok: measured / baseline <= 2.0,
+        target: `<= ${bound.toFixed(1)}x`,
+        ok: measured / baseline <= bound,
       });
     }
 
@@ -159,11 +160,11 @@ export async function run() {
     rows.push({
       name: `events tail NDJSON peak RSS, ${EVENTS.toLocaleString('en-US')} events`,
       measured: ndjsonMb,
-      baseline: 100,
-      ratio: ndjsonMb / 100,
+      baseline: 80,
+      ratio: ndjsonMb / 80,
       unit: 'MB',
-      target: '< 100 MB',
-      ok: ndjsonMb < 100,
+      target: '< 80 MB',
+      ok: ndjsonMb < 80,
     });
 
     const hasScript = spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
