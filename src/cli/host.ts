@@ -44,10 +44,6 @@ export class GroupActions<M> {
     private readonly load: () => Promise<M>,
   ) {}
 
-  get ctx(): Context {
-    return this.host.ctx;
-  }
-
   run<O, Args extends unknown[] = [], Opts = object>(
     name: RunsTaking<M, O>,
     parse: ParseFunction<Args, Opts, O>,
@@ -75,6 +71,7 @@ export class Host {
     return new GroupActions(this, load);
   }
 
+  /** The invocation built around `run` and closed after it; commands write their actions with `GroupActions.run`. */
   action<Args extends unknown[], Opts>(
     run: (inv: Invocation, args: Args, opts: Opts, command: Command) => Promise<void>,
   ): (...raw: unknown[]) => Promise<void> {
