@@ -5,7 +5,7 @@
  */
 export const CURSOR_MAX = 1024;
 
-const CURSOR = /^[\x21-\x7e]{1,1024}$/;
+const CURSOR = new RegExp(`^[\\x21-\\x7e]{1,${CURSOR_MAX}}$`);
 
 export function isCursor(text: string): boolean {
   return CURSOR.test(text);
