@@ -86,7 +86,10 @@ export type TailItem =
 
 /** Before the server has sent `retry:`. */
 const DEFAULT_RETRY_MS = 1000;
-/** Comments do not count: a stream that only sends comments for this long is dead (docs/decisions/2026-11-23-idle-bound-counts-messages.md). */
+/**
+ * Comments do not count: a stream that only sends comments for this long is dead
+ * (docs/decisions/2026-11-23-idle-bound-counts-messages.md).
+ */
 const DEFAULT_IDLE_MS = 120_000;
 /** A connection open this long was working, even without an event: its end starts the backoff afresh. */
 const HEALTHY_CONNECTION_MS = 30_000;

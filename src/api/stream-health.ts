@@ -7,9 +7,10 @@ export interface Outage {
 }
 
 /**
- * Whether the event stream of a tail was working, for its exit code (docs/decisions/2026-11-23-tail-down-exit-7.md): down when no
- * stream ever opened, or when no stream is open and at least one reconnect since the last one has failed too. The
- * end of one connection alone (a reconnect still to come) is not down; a rotation is never reported here at all.
+ * Whether the event stream of a tail was working, for its exit code: down when no stream ever opened, or when no
+ * stream is open and at least one reconnect since the last one has failed too. The end of one connection alone (a
+ * reconnect still to come) is not down; a rotation is never reported here at all
+ * (docs/decisions/2026-11-23-tail-down-exit-7.md).
  */
 export class StreamHealth {
   #open = false;

@@ -327,7 +327,8 @@ describe('users permissions --all: concurrency, order and de-duplication', () =>
   const localEnv = (url: string) => ({ ...env, SVCADM_DOMAIN: url, SVCADM_TOKEN: 't' });
   const list = Array.from({ length: 25 }, (_, i) => perm(i));
 
-  // The default (docs/decisions/2026-11-23-offset-pages-in-flight-8.md), written out: a test that read the constant would pass with any value.
+  // The default (docs/decisions/2026-11-23-offset-pages-in-flight-8.md), written out: a test that read the constant
+  // would pass with any value.
   const DEFAULT_IN_FLIGHT = 8;
   const nine = Array.from({ length: 45 }, (_, i) => perm(i)); // page 0, then 8 pages of 5
 

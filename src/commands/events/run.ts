@@ -221,7 +221,8 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const outage = health.outage();
   if (!ctx.interrupt.aborted && stoppedBy === undefined && !quit) {
     if (full || outage === undefined) return;
-    // Ended by --duration (or the stream's own end) while down: not a success (docs/decisions/2026-11-23-tail-down-exit-7.md).
+    // Ended by --duration (or the stream's own end) while down: not a success
+    // (docs/decisions/2026-11-23-tail-down-exit-7.md).
     throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resumeLine(inv, opts, cursor, started)}` });
   }
   if (!quit) {

@@ -1,4 +1,7 @@
-/** `profiles add`'s options as commander hands them over; its name and the global credential options are read by the run. */
+/**
+ * `profiles add`'s options as commander hands them over; its name and the global credential options are read by the
+ * run.
+ */
 export interface AddOptions {
   clientSecretStdin?: boolean;
   verify: boolean;

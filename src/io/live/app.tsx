@@ -24,8 +24,8 @@ export interface LiveAppProps<S> {
 /**
  * The live view of `events tail`: finished lines go into the scrollback through Ink's stdout writer (it takes the
  * live part away, writes them, and draws the live part again under them: what `Static` does, without Ink keeping
- * every line it ever printed, or laying each out cell by cell — docs/decisions/2026-11-23-live-view-lines-not-static.md), under them the status line and one
- * line of key hints; `i` puts the inspector on the alternate screen instead.
+ * every line it ever printed, or laying each out cell by cell — docs/decisions/2026-11-23-live-view-lines-not-static.md),
+ * under them the status line and one line of key hints; `i` puts the inspector on the alternate screen instead.
  */
 export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps<S>) {
   const s = useSyncExternalStore(model.subscribe, model.snapshot);
