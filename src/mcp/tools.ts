@@ -16,15 +16,10 @@ import {
   POLICIES_PAGE_MAX,
   PROVISIONINGS_PAGE_MAX,
 } from '../api/pagers.js';
-import {
-  CONNECTION_NAME_MAX,
-  EMAIL_MAX,
-  parseConnectionFilters,
-  parseEmail,
-  STRATEGY_MAX,
-} from '../commands/connections/options.js';
+import { CONNECTION_NAME_MAX, parseConnectionFilters, STRATEGY_MAX } from '../commands/connections/options.js';
 import { parseEventTypes, parseSince } from '../commands/events/options.js';
 import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies/options.js';
+import { EMAIL_MAX, parseEmail } from '../commands/shared/email-option.js';
 import { ApiError, UsageError } from '../errors.js';
 import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import { EVENT_TYPES } from '../spec/event-types.js';

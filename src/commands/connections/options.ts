@@ -7,10 +7,7 @@ import {
   type CheckpointListRaw,
   parseCheckpointListOptions,
 } from '../shared/checkpoint-list-options.js';
-
-export const EMAIL_MAX = 254;
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { parseEmail } from '../shared/email-option.js';
 
 export interface DeleteUserRaw {
   email?: string;
@@ -26,14 +23,6 @@ export interface DeleteUserOptions {
   ifExists: boolean;
   /** Undefined: generate one. */
   correlationId: string | undefined;
-}
-
-export function parseEmail(email: string | undefined, what = 'the e-mail of the user to delete'): string {
-  if (email === undefined) throw new UsageError('--email is required', what);
-  if (email.length > EMAIL_MAX || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) {
-    throw new UsageError(`--email '${email}' is not a valid e-mail address`);
-  }
-  return email;
 }
 
 export function parseDeleteUserOptions(connectionId: string, raw: DeleteUserRaw): DeleteUserOptions {
