@@ -96,8 +96,8 @@ export class Services {
   /** Client-credentials tokens for these settings, cached in the config folder. */
   clientTokens(auth: ConstructorParameters<typeof ClientCredentialsTokens>[1]): ClientCredentialsTokens {
     this.secrets.add(secretOf(auth.credential));
-    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace, (token) =>
-      this.secrets.add(token),
+    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace, (secret) =>
+      this.secrets.add(secret),
     );
   }
 
