@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, wr
 import { UsageError } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
 import { ByteJoiner } from '../util/byte-joiner.js';
+import { refuseUntrustedFile } from '../util/regular-file.js';
 import { outputError } from './io-streams.js';
 
 /**
@@ -34,29 +35,42 @@ export class RecordFile {
   /** Where the last whole line ends: a write that fails half-way is cut back to it. */
   #size: number;
 
-  private constructor(fd: number, path: string, size: number) {
+  readonly #what: string;
+
+  private constructor(fd: number, path: string, size: number, what: string) {
     this.#fd = fd;
     this.#path = path;
     this.#size = size;
+    this.#what = what;
   }
 
-  static open(path: string): RecordFile {
-    if (path === '') throw new UsageError('--output-file needs a path');
-    refuseNonRegularFile(path, 'the output file');
+  /**
+   * `what` and `flag` name the file in messages: `--output-file` by default; the dead-letter file is opened the same
+   * way, under the same rules (regular, 0600 when created, the user's own: `refuseUntrustedFile`).
+   */
+  static open(path: string, what = 'the output file', flag = '--output-file'): RecordFile {
+    if (path === '') throw new UsageError(`${flag} needs a path`);
+    refuseNonRegularFile(path, what);
     const flags =
       constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
     let fd: number;
     try {
       fd = openSync(path, flags, 0o600);
     } catch (err) {
-      throw new UsageError(`cannot open the output file ${neutralize(path)}: ${(err as Error).message}`);
+      throw new UsageError(`cannot open ${what} ${neutralize(path)}: ${(err as Error).message}`);
     }
     const stats = fstatSync(fd);
     if (!stats.isFile()) {
       closeSync(fd);
-      throw new UsageError(`refusing to write the output file ${neutralize(path)}: it is not a regular file`);
+      throw new UsageError(`refusing to write ${what} ${neutralize(path)}: it is not a regular file`);
     }
-    return new RecordFile(fd, path, stats.size);
+    try {
+      refuseUntrustedFile(stats, path, what);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    return new RecordFile(fd, path, stats.size, what);
   }
 
   /** Appends whole lines, every byte (a short write goes on where it stopped); on a failure, none of them. */
@@ -76,7 +90,7 @@ export class RecordFile {
       } catch {
         // The record may end in part of a line; the failure below is what matters.
       }
-      throw outputError(`the output file ${neutralize(this.#path)}`, err);
+      throw outputError(`${this.#what} ${neutralize(this.#path)}`, err);
     }
   }
 
