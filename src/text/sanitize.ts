@@ -90,6 +90,17 @@ export function neutralize(text: string): string {
 }
 
 const JSON_UNSAFE = unsafePattern(true);
+const HAS_UNSAFE = new RegExp(UNSAFE.source);
+
+/** Whether `text` holds a code point of the table. */
+export function hasUnsafe(text: string): boolean {
+  return HAS_UNSAFE.test(text);
+}
+
+/** The table's code points in `text`, C0 aside (a format that escapes those itself), written as `escaped` says. */
+export function escapeUnsafeAboveC0(text: string, escaped: (codePoint: number) => string): string {
+  return text.replace(JSON_UNSAFE, (ch) => escaped(ch.codePointAt(0) ?? 0));
+}
 
 /** JSON.stringify already escapes C0 controls; this escapes the rest a terminal could act on, keeping valid JSON. */
 export function escapeJsonText(json: string): string {
