@@ -62,9 +62,9 @@ export function passthroughUrl(
 }
 
 /**
- * How a call is retried: GET as a read (unless a method override makes it a write); `DELETE /connections/{id}/users`, which the service documents as idempotent,
- * as a read too (the same request as `connections delete-user`); every other method only where it cannot have arrived
- * (429, a refused connection).
+ * How a call is retried: GET as a read, unless a method override makes it a write (api/method-override.ts);
+ * `DELETE /connections/{id}/users`, which the service documents as idempotent, as a read too (the same request as
+ * `connections delete-user`); every other method only where it cannot have arrived (429, a refused connection).
  */
 function retryPolicyOf(req: PassthroughRequest): RetryPolicy {
   if (req.method === 'GET') return writeOverride(req.headers, req.query) ? 'write' : 'read';

@@ -76,7 +76,10 @@ export class CursorFileWriter {
     private readonly intervalMs = 1000,
   ) {}
 
-  /** Fails before streaming, rather than after the first events, when the file could not be written or is not trusted. */
+  /**
+   * Fails before streaming, rather than after the first events, when the file could not be written, or belongs to
+   * another user or is writable by others (`refuseUntrustedFile`), whether it is read or not (`--from`).
+   */
   check(): void {
     try {
       checkWritable(this.path, WHAT);
