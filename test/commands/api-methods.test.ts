@@ -66,7 +66,7 @@ describe('svcadm api reads unless told to write (issue 16, item 4)', () => {
     expect(lb.requests).toEqual([]);
   });
 
-  it('sends an overridden GET with --yes as a write: a correlation id, and no retry on 503', async () => {
+  it('sends an overridden GET with --yes as a write: a correlation id, no retry on 503, never paginated', async () => {
     const lb = await loopback([json(503, { message: 'busy' }), json(200, { ok: true })]);
     const r = await runCli(
       ['api', '/roles/r1', '-H', 'X-HTTP-Method-Override: DELETE', '--yes', '--correlation-id', 'cid-override-1'],
@@ -76,6 +76,12 @@ describe('svcadm api reads unless told to write (issue 16, item 4)', () => {
     expect(lb.requests.map((q) => [q.method, q.url, q.headers['x-correlation-id']])).toEqual([
       ['GET', '/api/v2/roles/r1', 'cid-override-1'],
     ]);
+    const paged = await runCli(['api', '/roles', '--paginate', '-f', '_method=DELETE', '--yes'], { env: lb.env });
+    expect(paged).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'svcadm: --paginate follows the pages of a read, and _method=DELETE makes this a write\n',
+    });
     const read = await runCli(['api', '/roles/r1', '-H', 'X-HTTP-Method-Override: GET', '-f', '_method=get'], {
       env: lb.env,
     });
