@@ -53,6 +53,29 @@ export function isUnsafeCodePoint(cp: number): boolean {
 
 const hex4 = (n: number) => n.toString(16).padStart(4, '0');
 
+/**
+ * The UTF-16 forms of the astral range `from`–`to` as alternatives of a pattern without the `u` flag: a part within
+ * one high surrogate, whole blocks of 1,024 code points as one class of high surrogates (E0000–E0FFF: one), the rest.
+ */
+function surrogateAlternatives(from: number, to: number): string[] {
+  const high = (cp: number) => `\\u${hex4(0xd800 + ((cp - 0x10000) >> 10))}`;
+  const low = (cp: number) => `\\u${hex4(0xdc00 + ((cp - 0x10000) & 0x3ff))}`;
+  const out: string[] = [];
+  let start = from;
+  if ((start & 0x3ff) !== 0 || to < (start | 0x3ff)) {
+    const end = Math.min(to, start | 0x3ff);
+    out.push(`${high(start)}[${low(start)}-${low(end)}]`);
+    start = end + 1;
+  }
+  const wholeEnd = ((to + 1) & ~0x3ff) - 1;
+  if (start <= to && wholeEnd >= start) {
+    out.push(`[${high(start)}-${high(wholeEnd)}][\\udc00-\\udfff]`);
+    start = wholeEnd + 1;
+  }
+  if (start <= to) out.push(`${high(start)}[${low(start)}-${low(to)}]`);
+  return out;
+}
+
 /** A character class over the table; astral ranges become surrogate-pair alternatives (no `u` flag: it is faster). */
 function unsafePattern(skipC0: boolean): RegExp {
   const bmp: string[] = [];
@@ -63,13 +86,7 @@ function unsafePattern(skipC0: boolean): RegExp {
       bmp.push(from === to ? `\\u${hex4(from)}` : `\\u${hex4(from)}-\\u${hex4(to)}`);
       continue;
     }
-    // One alternative per high surrogate the range spans (E0000–E0FFF spans four).
-    const low = (cp: number) => 0xdc00 + ((cp - 0x10000) & 0x3ff);
-    for (let start = from; start <= to; start = (start | 0x3ff) + 1) {
-      const end = Math.min(to, start | 0x3ff);
-      const high = 0xd800 + ((start - 0x10000) >> 10);
-      astral.push(`\\u${hex4(high)}[\\u${hex4(low(start))}-\\u${hex4(low(end))}]`);
-    }
+    astral.push(...surrogateAlternatives(from, to));
   }
   return new RegExp([`[${bmp.join('')}]`, ...astral].join('|'), 'g');
 }
