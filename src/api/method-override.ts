@@ -12,8 +12,8 @@ const OVERRIDE_HEADERS: Readonly<Record<string, string>> = {
   'x-method-override': 'X-Method-Override',
 };
 export const METHOD_FIELD = '_method';
-/** What an override may name and stay a read; anything else (an unknown word included) may be a write. */
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** What an override may name and stay a read ('': none named); anything else, an unknown word too, may be a write. */
+const READS = new Set(['', 'GET', 'HEAD', 'OPTIONS']);
 
 /** An override that makes the request a write, in words (`X-HTTP-Method-Override: DELETE`, `_method=DELETE`). */
 export interface WriteOverride {

@@ -82,9 +82,12 @@ describe('svcadm api reads unless told to write (issue 16, item 4)', () => {
       stdout: '',
       stderr: 'svcadm: --paginate follows the pages of a read, and _method=DELETE makes this a write\n',
     });
-    const read = await runCli(['api', '/roles/r1', '-H', 'X-HTTP-Method-Override: GET', '-f', '_method=get'], {
-      env: lb.env,
-    });
+    const read = await runCli(
+      ['api', '/roles/r1', '-H', 'X-HTTP-Method-Override: GET', '-H', 'X-HTTP-Method:', '-f', '_method=get'],
+      {
+        env: lb.env,
+      },
+    );
     expect(read).toEqual({ code: 0, stdout: '{\n  "ok": true\n}\n', stderr: '' });
   });
 
