@@ -281,6 +281,8 @@ const LOCAL_ERROR_CODES = {
   profile_not_found: 'no profile of that name',
   file_unreadable: 'a file given to svcadm (--input, a key, a cursor file) cannot be read or is not what it should be',
   file_unwritable: 'a file svcadm keeps for the user (the cursor file) cannot be written',
+  file_unsafe:
+    'a file svcadm reads or appends to for the user (cursor, output, dead letters) belongs to another user, or its group or others can write it',
   no_credentials: 'no tenant or credentials configured',
   unauthorized: 'the interface refused the token (401)',
   token_refused: 'the token service refused the client',

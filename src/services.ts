@@ -4,6 +4,7 @@ import { HttpClient } from './api/http.js';
 import { waitText } from './api/retry.js';
 import { type ClientCredential, type Credentials, resolveCredentials } from './config/credentials.js';
 import { configDir } from './config/paths.js';
+import { secretFlagWarning } from './config/secret-flag.js';
 import type { Context } from './context.js';
 import type { Globals } from './global-options.js';
 import type { IOStreams } from './io/io-streams.js';
@@ -69,9 +70,7 @@ export class Services {
   credentials(): Credentials {
     if (!this.#credentials) {
       if (this.#globals.credentials.clientSecret !== undefined) {
-        this.#io.warn(
-          '--client-secret leaks into shell history and the process list; prefer SVCADM_CLIENT_SECRET or a profile',
-        );
+        this.#io.warn(secretFlagWarning('--client-secret', 'SVCADM_CLIENT_SECRET or a profile'));
       }
       const credentials = resolveCredentials(this.#globals.credentials, this.#ctx.env, this.configDir);
       if (credentials.ignoredVariables.length > 0) {
@@ -97,8 +96,8 @@ export class Services {
   /** Client-credentials tokens for these settings, cached in the config folder. */
   clientTokens(auth: ConstructorParameters<typeof ClientCredentialsTokens>[1]): ClientCredentialsTokens {
     this.secrets.add(secretOf(auth.credential));
-    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace, (token) =>
-      this.secrets.add(token),
+    return new ClientCredentialsTokens(this.http(), auth, this.configDir, this.#io.trace, (secret) =>
+      this.secrets.add(secret),
     );
   }
 

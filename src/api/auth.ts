@@ -3,7 +3,7 @@ import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } fr
 import { withTokenLock } from '../config/token-lock.js';
 import { AuthError, UsageError } from '../errors.js';
 import { ACCESS_TOKEN_RULE, isAccessToken } from '../spec/access-token.js';
-import { type ClientProof, clientProof } from './client-proof.js';
+import { assertionSecrets, type ClientProof, clientProof, withoutAssertion } from './client-proof.js';
 import { tokenErrorFrom } from './error-body.js';
 import { header } from './headers.js';
 import type { HttpClient, HttpResponse } from './http.js';
@@ -76,8 +76,8 @@ export class ClientCredentialsTokens implements TokenSource {
     private readonly auth: Extract<AuthMethod, { kind: 'client' }>,
     private readonly cacheDir: string,
     private readonly trace?: (line: string) => void,
-    /** Told of every token this source hands out (for the output to be scrubbed of it). */
-    private readonly onToken: (accessToken: string) => void = () => {},
+    /** Told of every secret this source handles: the tokens it hands out, the assertions it signs (to be scrubbed). */
+    private readonly onSecret: (secret: string) => void = () => {},
   ) {
     this.#key = tokenCacheKey(auth.tokenUrl, auth.clientId, auth.audience);
     this.#proof = clientProof(
@@ -90,7 +90,7 @@ export class ClientCredentialsTokens implements TokenSource {
   /** Fetches a new token whatever the cache holds (`auth status --check`), and caches it. */
   async fresh(): Promise<TokenInfo> {
     const token = await this.#request();
-    this.onToken(token.accessToken);
+    this.onSecret(token.accessToken);
     this.#memory = token;
     await this.#persist(token);
     return token;
@@ -123,7 +123,7 @@ export class ClientCredentialsTokens implements TokenSource {
       const shared = this.#fromCache();
       if (shared) return shared;
       const fresh = await this.#request();
-      this.onToken(fresh.accessToken);
+      this.onSecret(fresh.accessToken);
       this.#memory = fresh;
       await this.#persist(fresh);
       return fresh;
@@ -133,7 +133,7 @@ export class ClientCredentialsTokens implements TokenSource {
   #fromCache(): TokenInfo | undefined {
     const cached = readCachedToken(this.cacheDir, this.#key, this.#proof.check, this.http.settings.clock.now());
     if (!cached) return undefined;
-    this.onToken(cached.accessToken);
+    this.onSecret(cached.accessToken);
     this.trace?.(
       `using the cached token for client ${this.auth.clientId} (expires ${new Date(cached.expiresAt).toISOString()})`,
     );
@@ -148,12 +148,10 @@ export class ClientCredentialsTokens implements TokenSource {
 
   async #request(): Promise<TokenInfo> {
     const { tokenUrl, clientId, audience } = this.auth;
-    const form = new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      ...(await this.#proof.fields()),
-      audience,
-    });
+    const proof = await this.#proof.fields();
+    const assertion = proof.client_assertion;
+    if (assertion !== undefined) for (const part of assertionSecrets(assertion)) this.onSecret(part);
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, ...proof, audience });
     const started = this.http.settings.clock.now();
     const res = await this.http.request({
       method: 'POST',
@@ -164,7 +162,10 @@ export class ClientCredentialsTokens implements TokenSource {
       traceBody: `grant_type=client_credentials client_id=${clientId} ${this.#proof.traceText} audience=${audience}`,
     });
     if (res.status < 200 || res.status >= 300) {
-      const err = tokenErrorFrom(res);
+      // Scrubbed before the service's text is cut to length, which could leave most of an assertion.
+      const err = tokenErrorFrom(
+        assertion === undefined ? res : { ...res, body: withoutAssertion(res.body, assertion) },
+      );
       throw this.auth.credential.kind === 'assertion' ? aboutTime(err, res, this.http.settings.clock.now()) : err;
     }
     // Checked before anything is kept: a malformed answer is never cached.

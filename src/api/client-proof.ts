@@ -76,3 +76,20 @@ export function clientProof(
     },
   };
 }
+
+/**
+ * What of a signed assertion is secret: the whole of it (anyone holding it gets a token until it expires) and its
+ * signature alone (the claims are guessable). Base64url and dots read the same JSON-escaped, form- or
+ * percent-encoded, so each part has one form.
+ */
+export function assertionSecrets(assertion: string): string[] {
+  const signature = assertion.split('.')[2];
+  return signature ? [assertion, signature] : [assertion];
+}
+
+/** `text` (a token service's answer) with the assertion it was sent, and its signature, replaced by `[redacted]`. */
+export function withoutAssertion(text: string, assertion: string): string {
+  let out = text;
+  for (const part of assertionSecrets(assertion)) out = out.split(part).join('[redacted]');
+  return out;
+}

@@ -5,6 +5,7 @@ import type { ApiClient, Query } from './client.js';
 import { apiErrorFrom } from './error-body.js';
 import type { HttpMethod, HttpRequest, RetryPolicy } from './http.js';
 import { MAX_JSON_DEPTH, malformedAnswer, nestsDeeperThan } from './json-answer.js';
+import { writeOverride } from './method-override.js';
 import type { PagerPage } from './pagers.js';
 import {
   checkpointPages,
@@ -61,12 +62,12 @@ export function passthroughUrl(
 }
 
 /**
- * How a call is retried: GET as a read; `DELETE /connections/{id}/users`, which the service documents as idempotent,
- * as a read too (the same request as `connections delete-user`); every other method only where it cannot have arrived
- * (429, a refused connection).
+ * How a call is retried: GET as a read, unless a method override makes it a write (api/method-override.ts);
+ * `DELETE /connections/{id}/users`, which the service documents as idempotent, as a read too (the same request as
+ * `connections delete-user`); every other method only where it cannot have arrived (429, a refused connection).
  */
 function retryPolicyOf(req: PassthroughRequest): RetryPolicy {
-  if (req.method === 'GET') return 'read';
+  if (req.method === 'GET') return writeOverride(req.headers, req.query) ? 'write' : 'read';
   const [first, , third, ...rest] = req.segments;
   const deletesConnectionUser =
     req.method === 'DELETE' && req.segments.length === 3 && first === 'connections' && third === 'users';

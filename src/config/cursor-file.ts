@@ -1,7 +1,8 @@
+import { closeSync, fstatSync, lstatSync } from 'node:fs';
 import type { Clock, Timer } from '../clock.js';
 import { CliError, UsageError } from '../errors.js';
 import { CURSOR_MAX, CURSOR_RULE, isCursor } from '../spec/cursor.js';
-import { openRegularFile, readOpenFile } from '../util/regular-file.js';
+import { openRegularFile, readOpenFile, refuseUntrustedFile } from '../util/regular-file.js';
 import { checkWritable, writePrivateFile } from './private-file.js';
 
 /** A cursor and the white space around it fit in this; a longer file holds no cursor and is not read further. */
@@ -12,6 +13,12 @@ const WHAT = 'the cursor file';
 function readUpTo(path: string, limit: number): string | undefined {
   const fd = openRegularFile(path, { what: WHAT });
   if (fd === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+  try {
+    refuseUntrustedFile(fstatSync(fd), path, WHAT);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
   const bytes = readOpenFile(fd, limit);
   return bytes.length > limit ? undefined : bytes.toString('utf8');
 }
@@ -69,10 +76,15 @@ export class CursorFileWriter {
     private readonly intervalMs = 1000,
   ) {}
 
-  /** Fails before streaming, rather than after the first events, when the file could not be written. */
+  /**
+   * Fails before streaming, rather than after the first events, when the file could not be written, or belongs to
+   * another user or is writable by others (`refuseUntrustedFile`), whether it is read or not (`--from`).
+   */
   check(): void {
     try {
       checkWritable(this.path, WHAT);
+      const stats = lstatSync(this.path, { throwIfNoEntry: false });
+      if (stats) refuseUntrustedFile(stats, this.path, WHAT);
     } catch (err) {
       if (err instanceof UsageError) throw err;
       throw new UsageError(

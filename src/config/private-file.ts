@@ -14,7 +14,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { nodeCrypto } from '../util/node-crypto.js';
-import { checkWritableTarget, openRegularFile, readOpenFile } from '../util/regular-file.js';
+import { checkWritableTarget, openRegularFile, readOpenFile, untrusted, untrustedText } from '../util/regular-file.js';
 import { shellWord } from '../util/shell-word.js';
 
 const POSIX = process.platform !== 'win32';
@@ -33,20 +33,10 @@ export function checkPrivatePath(path: string, uid: number | undefined = process
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new UsageError(`cannot read ${path}: ${(err as Error).message}`, undefined, 'config_invalid');
   }
-  if (stats.uid !== uid && stats.uid !== 0) {
-    throw new UsageError(
-      `refusing to use ${path}: it belongs to user ${stats.uid}, not to you`,
-      undefined,
-      'config_invalid',
-    );
-  }
-  if ((stats.mode & 0o022) !== 0) {
-    throw new UsageError(
-      `refusing to use ${path}: it is writable by its group or others`,
-      `run: chmod go-w ${shellWord(path)}`,
-      'config_invalid',
-    );
-  }
+  const why = untrusted(stats, uid);
+  if (why === undefined) return;
+  const hint = why === 'writable by others' ? `run: chmod go-w ${shellWord(path)}` : undefined;
+  throw new UsageError(`refusing to use ${path}: ${untrustedText(why)}`, hint, 'config_invalid');
 }
 
 /**

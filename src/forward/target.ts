@@ -14,6 +14,8 @@ export interface ForwardTarget {
   secret: string;
   /** Made for this run (and printed at start), not given. */
   generated: boolean;
+  /** Given with --forward-secret, which leaks (warned at start). */
+  fromFlag?: true;
 }
 
 export interface RawForwardOptions {
@@ -60,7 +62,7 @@ export function parseForwardTarget(raw: RawForwardOptions, env: Env): ForwardTar
   }
   const url = parseForwardUrl(raw.forwardTo);
   if (raw.forwardSecret !== undefined) {
-    return { url, secret: parseSecret(raw.forwardSecret, '--forward-secret'), generated: false };
+    return { url, secret: parseSecret(raw.forwardSecret, '--forward-secret'), generated: false, fromFlag: true };
   }
   const fromEnv = env[FORWARD_SECRET_ENV];
   if (fromEnv !== undefined && fromEnv !== '') {

@@ -1,7 +1,8 @@
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
 import { ByteJoiner } from '../util/byte-joiner.js';
+import { refuseUntrustedFile } from '../util/regular-file.js';
 import { outputError } from './io-streams.js';
 
 /**
@@ -31,52 +32,87 @@ export function refuseNonRegularFile(path: string, what: string): void {
 export class RecordFile {
   readonly #fd: number;
   readonly #path: string;
-  /** Where the last whole line ends: a write that fails half-way is cut back to it. */
-  #size: number;
+  readonly #what: string;
 
-  private constructor(fd: number, path: string, size: number) {
+  private constructor(fd: number, path: string, what: string) {
     this.#fd = fd;
     this.#path = path;
-    this.#size = size;
+    this.#what = what;
   }
 
-  static open(path: string): RecordFile {
-    if (path === '') throw new UsageError('--output-file needs a path');
-    refuseNonRegularFile(path, 'the output file');
+  /**
+   * `what` and `flag` name the file in messages: `--output-file` by default; the dead-letter file is opened the same
+   * way, under the same rules (regular, 0600 when created, the user's own: `refuseUntrustedFile`).
+   */
+  static open(path: string, what = 'the output file', flag = '--output-file'): RecordFile {
+    if (path === '') throw new UsageError(`${flag} needs a path`);
+    refuseNonRegularFile(path, what);
+    // Read and write: after a failed write, what is really at the end of the file is read back (`#cutPartLine`).
     const flags =
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+      constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
     let fd: number;
     try {
       fd = openSync(path, flags, 0o600);
     } catch (err) {
-      throw new UsageError(`cannot open the output file ${neutralize(path)}: ${(err as Error).message}`);
+      throw new UsageError(`cannot open ${what} ${neutralize(path)}: ${(err as Error).message}`);
     }
     const stats = fstatSync(fd);
     if (!stats.isFile()) {
       closeSync(fd);
-      throw new UsageError(`refusing to write the output file ${neutralize(path)}: it is not a regular file`);
+      throw new UsageError(`refusing to write ${what} ${neutralize(path)}: it is not a regular file`);
     }
-    return new RecordFile(fd, path, stats.size);
+    try {
+      refuseUntrustedFile(stats, path, what);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    return new RecordFile(fd, path, what);
   }
 
-  /** Appends whole lines, every byte (a short write goes on where it stopped); on a failure, none of them. */
+  /**
+   * Appends whole lines, every byte (a short write goes on where it stopped); on a failure, none of them, and the
+   * error says what was cut back.
+   */
   append(lines: readonly Uint8Array[]): void {
     if (lines.length === 0) return;
     // Lines that lie end to end in memory (the fast path's) are written as they are; the write is synchronous.
     const joiner = new ByteJoiner();
     for (const line of lines) joiner.add(line);
     const bytes = joiner.bytes();
+    let at = 0;
     try {
-      let at = 0;
       while (at < bytes.length) at += writeSync(this.#fd, bytes, at);
-      this.#size += bytes.length;
     } catch (err) {
-      try {
-        ftruncateSync(this.#fd, this.#size);
-      } catch {
-        // The record may end in part of a line; the failure below is what matters.
-      }
-      throw outputError(`the output file ${neutralize(this.#path)}`, err);
+      const failure = outputError(`${this.#what} ${neutralize(this.#path)}`, err);
+      const cut = this.#removeFailedWrite(bytes.subarray(0, at));
+      if (cut === 'left') failure.addHint('it may end in part of a line');
+      else if (cut > 0) failure.addHint(`cut back to its last whole line (${cut} bytes of the failed write removed)`);
+      throw failure;
+    }
+  }
+
+  /**
+   * After a write that failed with `written` on disk: removes what of it is at the end of the file, read back, so
+   * that the file ends with the last whole line before it (the resume line starts after that line). Never past the
+   * file's own end, whatever its size was before: another program may have truncated it meanwhile (logrotate's
+   * copytruncate), and cutting "back" to an older size would grow it with NUL bytes. Returns how many bytes were
+   * removed, or 'left' when they could not be.
+   */
+  #removeFailedWrite(written: Uint8Array): number | 'left' {
+    const part = written.length;
+    if (part === 0) return 0;
+    try {
+      const size = fstatSync(this.#fd).size;
+      const n = Math.min(part, size);
+      const end = Buffer.alloc(n);
+      if (readSync(this.#fd, end, 0, n, size - n) !== n) return 'left';
+      // Not the end of this write: someone else wrote after it; their bytes are not svcadm's to remove.
+      if (!end.equals(written.subarray(written.length - n))) return 'left';
+      ftruncateSync(this.#fd, size - n);
+      return n;
+    } catch {
+      return 'left';
     }
   }
 

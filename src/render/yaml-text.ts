@@ -1,28 +1,32 @@
 import { Document, visit } from 'yaml';
+import { escapeUnsafeAboveC0, hasUnsafe } from '../text/sanitize.js';
 
-// What a terminal could act on, or what hides text (as neutralize): such strings are written double-quoted.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
-// The library escapes C0 controls in double quotes but writes these as they are.
-const UNESCAPED = /[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+/** A YAML double-quoted escape: `\uXXXX`, or `\UXXXXXXXX` above U+FFFF (YAML has no surrogate pairs). */
+function yamlEscape(codePoint: number): string {
+  const hex = codePoint.toString(16);
+  return codePoint > 0xffff ? `\\U${hex.padStart(8, '0')}` : `\\u${hex.padStart(4, '0')}`;
+}
 
 /**
- * A value as YAML (1.2), with no line folding, and every string holding a control, bidi or zero-width character
- * double-quoted with that character escaped: still the same data, never acted on by a terminal.
+ * A value as YAML (1.2), with no line folding, and every string holding a character of neutralize's table (what a
+ * terminal could act on, or what hides text) double-quoted with that character escaped: still the same data, never
+ * acted on by a terminal.
  */
 function yamlText(value: unknown): string {
   const doc = new Document(value);
   let quoted = false;
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && UNSAFE.test(node.value)) {
+      if (typeof node.value === 'string' && hasUnsafe(node.value)) {
         node.type = 'QUOTE_DOUBLE';
         quoted = true;
       }
     },
   });
   const text = doc.toString({ lineWidth: 0 });
-  // Every such character is now inside a double-quoted scalar, where `\uXXXX` is an escape.
-  return quoted ? text.replace(UNESCAPED, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`) : text;
+  // Every such character is now inside a double-quoted scalar, where `\uXXXX` is an escape; the library escapes C0
+  // controls there itself but writes the others as they are.
+  return quoted ? escapeUnsafeAboveC0(text, yamlEscape) : text;
 }
 
 /** One YAML document. */

@@ -1,5 +1,6 @@
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { shellWord } from './shell-word.js';
 
 /**
  * **The** rule that svcadm reads and writes nothing but regular files: a symbolic link, a folder, a device, a FIFO or
@@ -85,4 +86,38 @@ export function checkWritableTarget(path: string, what?: string): void {
     throw err;
   }
   if (!stats.isFile()) throw notRegular('write', path, stats, what);
+}
+
+/** Why a file or folder is not trusted: another user owns it, or its group or others can write it. */
+export type Untrusted = { readonly owner: number } | 'writable by others';
+
+/**
+ * **The** rule of whose files svcadm trusts, as ssh's StrictModes: a file (or folder) belongs to the user svcadm runs
+ * as, or to root, and neither its group nor others can write it. Else whoever else can write it chooses what svcadm
+ * reads (a cursor) or where its records go (root's tail appending a tenant's events to another user's 0666 file).
+ * `uid` is the user svcadm runs as; on Windows there is no such rule.
+ */
+export function untrusted(stats: Pick<Stats, 'uid' | 'mode'>, uid = process.getuid?.()): Untrusted | undefined {
+  if (uid === undefined) return undefined;
+  if (stats.uid !== uid && stats.uid !== 0) return { owner: stats.uid };
+  return (stats.mode & 0o022) !== 0 ? 'writable by others' : undefined;
+}
+
+/** The end of a refusal of an untrusted path, after `refusing to use <path>: `. */
+export function untrustedText(why: Untrusted): string {
+  return why === 'writable by others'
+    ? 'it is writable by its group or others'
+    : `it belongs to user ${why.owner}, not to you`;
+}
+
+/**
+ * Refuses (exit 2, `file_unsafe`) a file svcadm reads or appends to for the user (the cursor file, `--output-file`,
+ * the dead-letter file) that another user owns or can write. `stats` are those of the open file where there is one,
+ * so that nothing can be swapped in between. `what` names it (`the output file`).
+ */
+export function refuseUntrustedFile(stats: Pick<Stats, 'uid' | 'mode'>, path: string, what: string): void {
+  const why = untrusted(stats);
+  if (why === undefined) return;
+  const hint = why === 'writable by others' ? `run: chmod go-w ${shellWord(path)}` : 'use a file of your own';
+  throw new UsageError(`refusing to use ${what} ${path}: ${untrustedText(why)}`, hint, 'file_unsafe');
 }

@@ -240,6 +240,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'profile_not_found',
       'file_unreadable',
       'file_unwritable',
+      'file_unsafe',
       'no_credentials',
       'unauthorized',
       'token_refused',

@@ -42,6 +42,55 @@ describe('svcadm api reads unless told to write (issue 16, item 4)', () => {
     expect(lb.requests).toEqual([]);
   });
 
+  it('counts a GET that a method-override header or a _method field makes a write as that write (issue 28, point 20)', async () => {
+    const lb = await loopback();
+    const cases: Array<[string[], string]> = [
+      [
+        ['api', '/roles/r1', '-H', 'X-HTTP-Method-Override: DELETE'],
+        'GET /roles/r1 with X-HTTP-Method-Override: DELETE',
+      ],
+      [['api', '/roles/r1', '-H', 'x-http-method: put'], 'GET /roles/r1 with X-HTTP-Method: PUT'],
+      [['api', 'GET', '/roles/r1', '-H', 'X-Method-Override: Patch'], 'GET /roles/r1 with X-Method-Override: PATCH'],
+      [['api', '/roles/r1', '-f', '_method=delete'], 'GET /roles/r1 with _method=DELETE'],
+      [['api', '/roles/r1?_method=POST'], 'GET /roles/r1 with _method=POST'],
+      [['api', '/roles/r1', '-F', '_method=@-'], 'GET /roles/r1 with _method read from -'],
+    ];
+    for (const [argv, what] of cases) {
+      const r = await runCli(argv, { env: lb.env, stdin: 'DELETE' });
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `svcadm: refusing to send ${what} without confirmation: not a terminal — pass --yes to send it\n`,
+      });
+    }
+    expect(lb.requests).toEqual([]);
+  });
+
+  it('sends an overridden GET with --yes as a write: a correlation id, no retry on 503, never paginated', async () => {
+    const lb = await loopback([json(503, { message: 'busy' }), json(200, { ok: true })]);
+    const r = await runCli(
+      ['api', '/roles/r1', '-H', 'X-HTTP-Method-Override: DELETE', '--yes', '--correlation-id', 'cid-override-1'],
+      { env: lb.env },
+    );
+    expect(r.code, r.stderr).toBe(7);
+    expect(lb.requests.map((q) => [q.method, q.url, q.headers['x-correlation-id']])).toEqual([
+      ['GET', '/api/v2/roles/r1', 'cid-override-1'],
+    ]);
+    const paged = await runCli(['api', '/roles', '--paginate', '-f', '_method=DELETE', '--yes'], { env: lb.env });
+    expect(paged).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'svcadm: --paginate follows the pages of a read, and _method=DELETE makes this a write\n',
+    });
+    const read = await runCli(
+      ['api', '/roles/r1', '-H', 'X-HTTP-Method-Override: GET', '-H', 'X-HTTP-Method:', '-f', '_method=get'],
+      {
+        env: lb.env,
+      },
+    );
+    expect(read).toEqual({ code: 0, stdout: '{\n  "ok": true\n}\n', stderr: '' });
+  });
+
   it('refuses with the same envelope code as connections delete-user under -o json', async () => {
     const lb = await loopback();
     const api = await runCli(['api', '-X', 'POST', '/roles', '-f', 'name=ops', '-o', 'json'], { env: lb.env });

@@ -130,7 +130,10 @@ describe('events tail --forward-to', () => {
       ],
       { env: envOf(e) },
     );
-    expect(flag.stderr).toBe(`Forwarding events to ${receiver.hook}\n`);
+    expect(flag.stderr).toBe(
+      'svcadm: warning: --forward-secret leaks into shell history and the process list; prefer SVCADM_FORWARD_SECRET\n' +
+        `Forwarding events to ${receiver.hook}\n`,
+    );
     const fromEnv = await runCli(
       ['events', 'tail', '--since', '7d', '--max-events', '1', '--forward-to', receiver.hook, '-o', 'ndjson'],
       { env: { ...envOf(e), SVCADM_FORWARD_SECRET: secret } },
@@ -240,6 +243,7 @@ describe('events tail --forward-to', () => {
     const where = `${broken.url}/hooks/svcadm`;
     expect(r.stderr).toBe(
       [
+        'svcadm: warning: --forward-secret leaks into shell history and the process list; prefer SVCADM_FORWARD_SECRET',
         `Forwarding events to ${broken.hook}`,
         `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.1s (retry 1 of 2)`,
         `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.3s (retry 2 of 2)`,
@@ -291,7 +295,8 @@ describe('events tail --forward-to', () => {
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     const refused = `connection refused by 127.0.0.1:${port}`;
-    expect(r.stderr.split('\n').slice(0, 4)).toEqual([
+    expect(r.stderr.split('\n').slice(0, 5)).toEqual([
+      'svcadm: warning: --forward-secret leaks into shell history and the process list; prefer SVCADM_FORWARD_SECRET',
       `Forwarding events to ${hook}`,
       `svcadm: event ${id} not acknowledged by ${hook} (${refused}); retrying in 0.1s (retry 1 of 2)`,
       `svcadm: event ${id} not acknowledged by ${hook} (${refused}); retrying in 0.3s (retry 2 of 2)`,

@@ -1,3 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
 import {
@@ -9,7 +12,7 @@ import {
   raw,
   sse,
 } from '../helpers/hostile-server.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 const hostile = hostileServerPerTest();
 
@@ -27,6 +30,26 @@ const echoAuthorization: Behaviour = (req, res) => {
 
 const SECRET = 'p@ss word+/&=Zq9"\\';
 
+/** A token service that quotes the signed client assertion it was sent: whole, and its signature alone. */
+const echoAssertion: Behaviour = (req, res) => {
+  const assertion = new URLSearchParams(req.body).get('client_assertion') ?? '';
+  const signature = assertion.split('.')[2] ?? '';
+  res.writeHead(401, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      error: 'invalid_client',
+      error_description: `bad assertion ${assertion}; signature ${signature}`,
+    }),
+  );
+};
+
+function privateKeyFile(): string {
+  const path = join(tempConfigDir(), 'client.pem');
+  const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
+  writeFileSync(path, pem, { mode: 0o600 });
+  return path;
+}
+
 describe('credentials echoed back', () => {
   it('are scrubbed from the message of a refused token request, however the form encoded them', async () => {
     const server = await hostile({ token: echoForm });
@@ -37,6 +60,24 @@ describe('credentials echoed back', () => {
     expect(r.stderr).toBe(
       `svcadm: token request refused: bad form: grant_type=client_credentials&client_id=hostile-client&client_secret=[redacted]&audience=${audience} — check SVCADM_CLIENT_ID and SVCADM_CLIENT_SECRET\n`,
     );
+  });
+
+  it('scrub the signed client assertion as they scrub the client secret, from the message and the --debug trace', async () => {
+    for (const token of [echoForm, echoAssertion]) {
+      const server = await hostile({ token });
+      const env = { ...server.env(), SVCADM_CLIENT_SECRET: undefined, SVCADM_CLIENT_ASSERTION_KEY: privateKeyFile() };
+      const r = await runCli(['policies', 'get', 'rlp_1'], { env });
+      expect(r.code).toBe(3);
+      const audience = encodeURIComponent(`${server.url}/api/v2/`);
+      const type = encodeURIComponent('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+      expect(r.stderr).toBe(
+        token === echoForm
+          ? `svcadm: token request refused: bad form: grant_type=client_credentials&client_id=hostile-client&client_assertion_type=${type}&client_assertion=[redacted]&audience=${audience} — check SVCADM_CLIENT_ID and SVCADM_CLIENT_ASSERTION_KEY\n`
+          : 'svcadm: token request refused: bad assertion [redacted]; signature [redacted] — check SVCADM_CLIENT_ID and SVCADM_CLIENT_ASSERTION_KEY\n',
+      );
+      const traced = await runCli(['policies', 'get', 'rlp_1', '--debug', '-o', 'json'], { env });
+      expect(traced.stderr).not.toMatch(/eyJ/);
+    }
   });
 
   it('are scrubbed from the JSON error envelope', async () => {

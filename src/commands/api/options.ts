@@ -1,4 +1,5 @@
 import { HTTP_METHODS, type HttpMethod } from '../../api/http.js';
+import { type WriteOverride, writeOverride } from '../../api/method-override.js';
 import { type ApiPath, parseApiPath } from '../../api/request-path.js';
 import { type Field, rawField, typedField } from '../../cli/api-fields.js';
 import { parseCorrelationId } from '../../cli/correlation-id.js';
@@ -24,6 +25,8 @@ export interface ApiRaw {
 
 export interface ApiOptions {
   method: HttpMethod;
+  /** A method-override header or `_method` field that makes this request a write whatever its method. */
+  override: WriteOverride | undefined;
   path: ApiPath;
   fields: Field[];
   /** A file, or `-` for stdin: the body as it is. */
@@ -78,7 +81,18 @@ export function parseApiOptions(first: string, second: string | undefined, raw: 
     throw new UsageError('a GET has no body: --input needs another method', 'name it, e.g. -X POST');
   }
   if (raw.paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not a ${method}`);
-  if (method === 'GET' && raw.correlationId !== undefined) {
+  const headers = parseHeaders(raw.header ?? []);
+  const override = writeOverride(headers, [
+    ...parsedPath.query,
+    ...fields.map((f): [string, string | { file: string }] => [
+      f.name,
+      typeof f.value === 'object' && f.value !== null ? f.value : String(f.value ?? ''),
+    ]),
+  ]);
+  if (raw.paginate && override) {
+    throw new UsageError(`--paginate follows the pages of a read, and ${override.shown} makes this a write`);
+  }
+  if (method === 'GET' && override === undefined && raw.correlationId !== undefined) {
     throw new UsageError('--correlation-id is for writes', 'the service logs it for POST, PUT, PATCH and DELETE');
   }
   const stdinReaders = [
@@ -88,10 +102,11 @@ export function parseApiOptions(first: string, second: string | undefined, raw: 
   if (stdinReaders.filter((s) => s === '-').length > 1) throw new UsageError('stdin can be read only once');
   return {
     method,
+    override,
     path: parsedPath,
     fields,
     input: raw.input,
-    headers: parseHeaders(raw.header ?? []),
+    headers,
     paginate: raw.paginate === true,
     correlationId: parseCorrelationId(raw.correlationId),
     yes: raw.yes === true,

@@ -56,7 +56,8 @@ export function registerApiCommand(program: SvcadmCommand, actions: GroupActions
       `
 Reads unless told to write: unlike gh api, fields never turn a call into a POST. Without -X (or a METHOD first)
 it is a GET and -f/-F are query parameters, as curl -G. POST, PUT, PATCH and DELETE ask on a terminal and need
---yes off one (exit 2, nothing sent), as connections delete-user does.
+--yes off one (exit 2, nothing sent), as connections delete-user does; so does a GET that a method-override header
+(X-HTTP-Method-Override, X-HTTP-Method, X-Method-Override) or a _method field makes a write.
 ${examples(
   "svcadm api /users/'auth0|64b0c1'/permissions -f per_page=5",
   'svcadm api /connections-directory-provisionings --paginate -o ndjson | jq -r .connection_name',

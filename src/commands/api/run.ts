@@ -63,16 +63,11 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   const { io } = inv;
   const readsStdin =
     opts.input === '-' || opts.fields.some((f) => typeof f.value === 'object' && f.value?.file === '-');
-  const write = opts.method !== 'GET';
-  const shown = displayPath(opts.path.segments);
+  const write = opts.method !== 'GET' || opts.override !== undefined;
+  const what = `${opts.method} ${displayPath(opts.path.segments)}${opts.override ? ` with ${opts.override.shown}` : ''}`;
   const ask =
     write &&
-    mustAsk(
-      inv,
-      opts.yes,
-      `refusing to send ${opts.method} ${neutralize(shown)} without confirmation`,
-      'pass --yes to send it',
-    );
+    mustAsk(inv, opts.yes, `refusing to send ${neutralize(what)} without confirmation`, 'pass --yes to send it');
   if (ask && readsStdin) {
     throw new UsageError('the body is read from the terminal, so the write cannot be confirmed there', 'pass --yes');
   }
@@ -82,11 +77,7 @@ export async function runApi(inv: Invocation, opts: ApiOptions): Promise<void> {
   checkPayloadSize({ url: passthroughUrl(api, request), body: request.body });
   if (ask) {
     const tenant = new URL(inv.services.credentials().origin).host;
-    await confirm(
-      inv,
-      `Send ${opts.method} ${neutralize(shown)} to ${tenant}? [y/N] `,
-      'not confirmed: nothing was sent',
-    );
+    await confirm(inv, `Send ${neutralize(what)} to ${tenant}? [y/N] `, 'not confirmed: nothing was sent');
   }
   let correlationId: string | undefined;
   let inFlight: WriteInFlight | undefined;

@@ -3,8 +3,10 @@ import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
 import type { Clock } from '../../clock.js';
 import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
+import { secretFlagWarning } from '../../config/secret-flag.js';
 import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
 import { announceForwarding, type Delivery, EventForwarder } from '../../forward/forwarder.js';
+import { FORWARD_SECRET_ENV } from '../../forward/target.js';
 import { RecordFile } from '../../io/record-file.js';
 import type { ItemStream, StreamFormats } from '../../io/stream-types.js';
 import type { EventRow } from '../../render/event-line.js';
@@ -68,6 +70,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
+  if (opts.forward?.fromFlag) inv.io.warn(secretFlagWarning('--forward-secret', FORWARD_SECRET_ENV));
   if (opts.forward) announceForwarding(inv.out, opts.forward);
   const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
   // `q` in the interactive view stops as --max-events does.

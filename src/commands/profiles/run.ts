@@ -17,6 +17,7 @@ import {
   setCurrentProfile,
   validateProfileName,
 } from '../../config/profile-store.js';
+import { secretFlagWarning } from '../../config/secret-flag.js';
 import { KeyringSecrets, KeyringUnavailable, storeSecret } from '../../config/secret-store.js';
 import { parseOrigin } from '../../config/tenant.js';
 import { interruption, UsageError } from '../../errors.js';
@@ -37,7 +38,7 @@ async function readSecret(inv: Invocation, opts: AddOptions): Promise<string> {
   if (flag !== undefined && opts.clientSecretStdin)
     throw new UsageError('give --client-secret or --client-secret-stdin, not both');
   if (flag !== undefined) {
-    inv.io.warn('--client-secret leaks into shell history and the process list; prefer --client-secret-stdin');
+    inv.io.warn(secretFlagWarning('--client-secret', '--client-secret-stdin'));
     return withoutLineBreak(inv, flag, '--client-secret');
   }
   if (opts.clientSecretStdin) return withoutLineBreak(inv, await readAllStdin(io), 'the secret read from stdin');
