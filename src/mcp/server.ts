@@ -19,7 +19,7 @@ import type { McpOptions } from './options.js';
 import { errorResult, successResult } from './results.js';
 import { selectTools } from './select.js';
 import { StreamSlots } from './stream-slots.js';
-import { Tenants } from './tenants.js';
+import { type Tenant, Tenants } from './tenants.js';
 import type { ToolEnv, ToolSpec } from './tool.js';
 import { LIST_PROFILES, TOOLS } from './tools.js';
 import { guardedInput } from './wire-guard.js';
@@ -62,7 +62,8 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
       { capabilities: { tools: {} }, instructions },
     );
     for (const tool of tools) {
-      const input = opts.profiles === undefined ? tool.input : tool.input.extend({ profile: PROFILE_ARGUMENT });
+      const perTenant = opts.profiles !== undefined && tool !== LIST_PROFILES;
+      const input = perTenant ? tool.input.extend({ profile: PROFILE_ARGUMENT }) : tool.input;
       server.registerTool(
         tool.name,
         {
@@ -75,13 +76,16 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
         async (args, call): Promise<CallToolResult | InputRequiredResult> => {
           const { profile, ...rest } = args as Record<string, unknown> & { profile?: string };
           const signal = AbortSignal.any([call.mcpReq.signal, ctx.interrupt]);
-          let tenant: ReturnType<Tenants['tenant']> | undefined;
+          // Resolved when the tool first needs the tenant: list_profiles never does.
+          let tenant: Tenant | undefined;
+          const current = () => {
+            tenant ??= tenants.tenant(profile);
+            return tenant;
+          };
           try {
-            tenant = tenants.tenant(profile);
-            const { services, host } = tenant;
             const env: ToolEnv = {
-              api: () => services.api(),
-              tenant: () => host,
+              api: () => current().services.api(),
+              tenant: () => current().host,
               clock: ctx.clock,
               random: ctx.random,
               signal,
