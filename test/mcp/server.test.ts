@@ -699,7 +699,9 @@ describe('delete_connection_user', () => {
   it('--allow-writes=unconfirmed: a client without elicitation deletes, and the server warns at start', async () => {
     const s = await session(['--allow-writes=unconfirmed']);
     const r = await s.client.callTool({ name: 'delete_connection_user', arguments: args() });
-    expect(summaryOf(r)).toMatch(/^No user with this e-mail remains in the connection\. Correlation id: [0-9a-f-]{36}\.$/);
+    expect(summaryOf(r)).toMatch(
+      /^No user with this e-mail remains in the connection\. Correlation id: [0-9a-f-]{36}\.$/,
+    );
     expect(await deletes()).toHaveLength(1);
     expect(s.stderr()).toBe(
       `svcadm mcp: serving 8 tools for ${new URL(emu.url).host} on stdio (writes allowed, unconfirmed)\nsvcadm: warning: mcp: --allow-writes=unconfirmed: a client that cannot ask the user deletes without confirmation; unsafe when the agent reads data others can write\n`,
