@@ -133,6 +133,11 @@ describe('tools/list', () => {
       ['--tools', 'Read-Events'],
       'svcadm: --tools: \'Read-Events\' is not a tool name or glob — give tool names or globs separated by commas, e.g. --tools "list_*,read_events"\n',
     ],
+    [
+      ['--allow-writes=yes'],
+      "svcadm: --allow-writes takes no value but 'unconfirmed', got 'yes' — --allow-writes asks the user to confirm each write; --allow-writes=unconfirmed also lets a client that cannot ask write\n",
+    ],
+    [['--max-streams', '0'], 'svcadm: --max-streams must be a whole number from 1 to 16\n'],
   ])('refuses %j: exit 2, one line, nothing served or sent', async (args, line) => {
     const r = await runBin(['mcp', ...args], env);
     expect(r).toEqual({ code: 2, stdout: '', stderr: line });
