@@ -9,12 +9,12 @@ import {
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
-import { refineError } from '../cli/hints.js';
 import type { Invocation } from '../cli/host.js';
 import { CliError, interruption } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
 import { packageVersion } from '../version.js';
 import { type Confirmation, Questions, saidYes } from './confirmation.js';
+import { refineToolError } from './hints.js';
 import type { McpOptions } from './options.js';
 import { errorResult, successResult } from './results.js';
 import { selectTools } from './select.js';
@@ -111,7 +111,7 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
             }
             const services = tenant?.services ?? inv.services;
             return errorResult(
-              refineError(err, { credentials: services.resolvedCredentials, paste: inv.paste }),
+              refineToolError(err, { credentials: services.resolvedCredentials, paste: inv.paste }),
               inv.services.secrets,
             );
           }

@@ -177,6 +177,22 @@ describe('read_events makes progress (28.10, 29.9)', () => {
   });
 });
 
+describe("errors in the tools' words (29.9)", () => {
+  it('an expired cursor: the hint names read_events and since, not a CLI flag', async () => {
+    const s = await session();
+    const { before } = await emu.emit('user.created', 1);
+    await emu.expireCursors();
+    const r = await s.client.callTool({ name: 'read_events', arguments: { cursor: before, wait_seconds: 2 } });
+    expect(r.isError).toBe(true);
+    const envelope = JSON.parse(texts(r)[1] ?? '') as { error: { status: number; hint: string; exit_code: number } };
+    expect(envelope.error).toMatchObject({
+      status: 410,
+      hint: 'the cursor is too old: call read_events again with since (e.g. "1h") instead of cursor',
+      exit_code: 8,
+    });
+  });
+});
+
 describe('one event stream at a time (28.11)', () => {
   it('six parallel read_events calls hold one stream: none is refused by the tenant, no listener warning', async () => {
     // Two streams on the plan: room for this server's one, and for a stream the tenant has not yet seen closed.
