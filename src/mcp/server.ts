@@ -43,6 +43,22 @@ const PROFILE_ARGUMENT = z
   .optional()
   .describe('the profile (tenant) to act on, one of those list_profiles names; required when there are several');
 
+/** Every tool's result may be cut to the bound (`results.ts`): its output schema says where. */
+const TRUNCATED_OUT = z
+  .array(
+    z.union([
+      z.object({
+        at: z.string().describe('a JSON Pointer into this result'),
+        kept: z.number().int(),
+        left_out: z.number().int(),
+        unit: z.enum(['items', 'fields']),
+      }),
+      z.object({ more_cuts: z.number().int() }),
+    ]),
+  )
+  .optional()
+  .describe('present when parts were left out to keep the result under 256 KB: each cut, innermost first');
+
 /**
  * `svcadm mcp`: serves the selected tools on stdin/stdout until end of input (exit 0) or a stop signal (the
  * signal's exit code, as every command). Only the protocol goes to stdout; notices and warnings go to stderr.
@@ -70,7 +86,7 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
           title: tool.title,
           description: tool.description,
           inputSchema: input,
-          outputSchema: tool.output,
+          outputSchema: tool.output.extend({ truncated: TRUNCATED_OUT }),
           annotations: tool.annotations,
         },
         async (args, call): Promise<CallToolResult | InputRequiredResult> => {
