@@ -371,7 +371,10 @@ export const TOOLS: readonly ToolSpec[] = [
         );
       }
       if (answer === 'not_asked') {
-        return { confirm: `Delete ${email} from connection ${input.connection_id} on ${env.tenant()}?`, subject };
+        return {
+          confirm: `Delete ${neutralize(email)} from connection ${input.connection_id} on ${env.tenant()}?`,
+          subject,
+        };
       }
       const correlationId = randomUUID();
       try {

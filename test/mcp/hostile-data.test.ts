@@ -67,6 +67,17 @@ describe('service text reaches the agent marked as data (28.7, 28.8)', () => {
     expect(s.questions).toEqual([]);
   });
 
+  it('the question shows a bidi override in the e-mail escaped, as the terminal would', async () => {
+    const s = await session(['--allow-writes'], () => ({ action: 'decline' }));
+    await s.client.callTool({
+      name: 'delete_connection_user',
+      arguments: { connection_id: emu.fixtures.databaseConnectionId, email: 'eve\u202e@example.com' },
+    });
+    expect(s.questions).toEqual([
+      `Delete eve\\u202e@example.com from connection ${emu.fixtures.databaseConnectionId} on ${new URL(emu.url).host}?`,
+    ]);
+  });
+
   it('a list result carries its JSON in content for clients that read only content', async () => {
     const s = await session();
     const r = await s.client.callTool({ name: 'list_connections', arguments: { strategy: ['auth0'], take: 1 } });
