@@ -92,6 +92,8 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
         async (args, call): Promise<CallToolResult | InputRequiredResult> => {
           const { profile, ...rest } = args as Record<string, unknown> & { profile?: string };
           const signal = AbortSignal.any([call.mcpReq.signal, ctx.interrupt]);
+          // What a question is about: this tool on this tenant, and what the tool names (a connection and an e-mail).
+          const about = (subject: string) => `${tool.name}\0${profile ?? ''}\0${subject}`;
           // Resolved when the tool first needs the tenant: list_profiles never does.
           let tenant: Tenant | undefined;
           const current = () => {
@@ -106,8 +108,7 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
               random: ctx.random,
               signal,
               secrets: inv.services.secrets,
-              confirmation: (subject) =>
-                confirmationOf(call, server, questions, `${tool.name}\0${profile ?? ''}\0${subject}`, opts.unconfirmed),
+              confirmation: (subject) => confirmationOf(call, server, questions, about(subject), opts.unconfirmed),
               stream: (waitMs, read) => streams.run(waitMs, signal, read),
               profiles: () => tenants.list(),
             };
@@ -117,7 +118,7 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
                 inputRequests: {
                   [CONFIRM_KEY]: inputRequired.elicit({ message: outcome.confirm, requestedSchema: CONFIRM_SCHEMA }),
                 },
-                requestState: questions.ask(`${tool.name}\0${profile ?? ''}\0${outcome.subject}`),
+                requestState: questions.ask(about(outcome.subject)),
               });
             }
             return successResult(outcome.data, outcome.text, inv.services.secrets);
