@@ -163,4 +163,16 @@ describe('the official client, honest', () => {
     expect(no.isError).toBe(true);
     expect((await deletes()).map((q) => q.query)).toEqual(['email=alice%40example.com']);
   });
+
+  it('--allow-writes=unconfirmed still asks a client that can ask', async () => {
+    const s = await connectMcp(['mcp', '--allow-writes=unconfirmed'], env, () => ({ action: 'decline' }));
+    sessions.push(s);
+    const r = await s.client.callTool({
+      name: 'delete_connection_user',
+      arguments: { connection_id: emu.fixtures.databaseConnectionId, email: ALICE },
+    });
+    expect(s.questions).toHaveLength(1);
+    expect(r.isError).toBe(true);
+    expect(await deletes()).toEqual([]);
+  });
 });
