@@ -14,10 +14,12 @@ export class StreamSlots {
     private readonly clock: Clock,
   ) {}
 
-  async run<T>(waitMs: number, signal: AbortSignal, read: () => Promise<T>): Promise<T | 'busy'> {
+  /** `read` is given the wait left once a slot was had: a call's whole wait covers its turn and its read. */
+  async run<T>(waitMs: number, signal: AbortSignal, read: (leftMs: number) => Promise<T>): Promise<T | 'busy'> {
+    const start = this.clock.now();
     if (!(await this.acquire(waitMs, signal))) return 'busy';
     try {
-      return await read();
+      return await read(Math.max(0, waitMs - (this.clock.now() - start)));
     } finally {
       this.release();
     }

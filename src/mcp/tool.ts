@@ -22,10 +22,10 @@ export interface ToolEnv {
    */
   confirmation(subject: string): Confirmation;
   /**
-   * Runs `read` holding one of the server's event-stream slots (`--max-streams`), waiting at most `waitMs` for one;
-   * `busy` when none came free in time.
+   * Runs `read` holding one of the server's event-stream slots (`--max-streams`), waiting at most `waitMs` for one,
+   * and gives it the wait left; `busy` when none came free in time.
    */
-  stream<T>(waitMs: number, read: () => Promise<T>): Promise<T | 'busy'>;
+  stream<T>(waitMs: number, read: (leftMs: number) => Promise<T>): Promise<T | 'busy'>;
   /** The profiles this server serves and their domains (`svcadm mcp --profiles`); empty without. */
   profiles(): { profile: string; domain: string }[];
 }

@@ -288,7 +288,7 @@ export const TOOLS: readonly ToolSpec[] = [
         maxEvents: input.max_events ?? READ_EVENTS_DEFAULT,
         waitMs: (input.wait_seconds ?? WAIT_DEFAULT_S) * 1000,
       };
-      const read = await env.stream(request.waitMs, () => readEvents(request, env));
+      const read = await env.stream(request.waitMs, (leftMs) => readEvents({ ...request, waitMs: leftMs }, env));
       const held = read === 'busy';
       const result = held
         ? {
