@@ -1,6 +1,7 @@
 import { StreamEvent, subscribeEvents } from '../api/events.js';
+import { timestampOf } from '../api/timestamp.js';
 import { NetworkError } from '../errors.js';
-import { clean, type Json, jsonBytes, MAX_RESULT_BYTES } from './results.js';
+import { clean, DATA_BUDGET, type Json, jsonBytes } from './results.js';
 import type { ToolEnv } from './tool.js';
 
 export const READ_EVENTS_DEFAULT = 100;
@@ -11,6 +12,7 @@ export const WAIT_MAX_S = 30;
 const QUIET_MS = 500;
 /** Reconnects in a row without progress before a call gives up (a tail never does; a call has seconds). */
 const MAX_RECONNECTS = 2;
+/** Room kept for the rest of the result (cursor, skipped, the text). */
 const ENVELOPE_ROOM = 8 * 1024;
 
 export interface ReadEventsRequest {
@@ -22,24 +24,40 @@ export interface ReadEventsRequest {
   waitMs: number;
 }
 
+/** An event too large for any result: named, so that the agent knows what it did not see, and passed. */
+export interface SkippedEvent {
+  id: Json;
+  type: Json;
+  offset: string | null;
+  bytes: number;
+}
+
 export interface EventsRead {
   events: Json[];
   /** Where the next call resumes: the position after the last event returned (or skipped by the type filter). */
   next_cursor: string | null;
+  /** When no cursor is known yet (a quiet tenant): the time to pass as `since`, so that the next call misses nothing. */
+  next_since: string | null;
   /** True when the call stopped because the result was full, not because the wait ended. */
   full: boolean;
+  skipped: SkippedEvent[];
 }
 
 /**
  * Up to `maxEvents` events from the subscription of `events tail`, for at most `waitMs` (on the clock): a stream does
- * not fit one tool call, so a call reads a bounded slice and says where the next one resumes.
+ * not fit one tool call, so a call reads a bounded slice and says where the next one resumes. It always makes
+ * progress: an event too large for a result is skipped and named (id, offset), never left in front of the cursor.
  */
 export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<EventsRead> {
+  const budget = DATA_BUDGET - ENVELOPE_ROOM;
+  // Before connecting: a quiet call's position, when the service gives no cursor (events after it are not missed).
+  const startedAt = timestampOf(env.clock.now());
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, env.signal]);
   const deadline = env.clock.setTimeout(() => stop.abort(), req.waitMs);
   let quiet: ReturnType<ToolEnv['clock']['setTimeout']> | undefined;
   const events: Json[] = [];
+  const skipped: SkippedEvent[] = [];
   let bytes = 0;
   let cursor = req.cursor;
   let full = false;
@@ -61,12 +79,15 @@ export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<
         if (item instanceof StreamEvent) {
           const event = clean(item.payload(), env.secrets);
           const size = jsonBytes(event) + 1;
-          if (events.length >= req.maxEvents || bytes + size > MAX_RESULT_BYTES - ENVELOPE_ROOM) {
+          if (size > budget) {
+            skipped.push(skippedEvent(event, item.offset, size));
+          } else if (events.length >= req.maxEvents || bytes + size > budget) {
             full = true;
             break;
+          } else {
+            events.push(event);
+            bytes += size;
           }
-          events.push(event);
-          bytes += size;
           if (item.offset !== undefined) cursor = item.offset;
         } else if (item.kind === 'cursor') {
           cursor = item.offset;
@@ -80,7 +101,7 @@ export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<
         full = true;
         break;
       }
-      if (events.length > 0) {
+      if (events.length > 0 || skipped.length > 0) {
         quiet?.cancel();
         quiet = env.clock.setTimeout(() => stop.abort(), QUIET_MS);
       }
@@ -90,5 +111,21 @@ export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<
     quiet?.cancel();
   }
   if (!connected && problem !== undefined) throw new NetworkError(problem);
-  return { events, next_cursor: cursor ?? null, full };
+  return {
+    events,
+    next_cursor: cursor ?? null,
+    next_since: cursor === undefined ? (req.since ?? startedAt) : null,
+    full,
+    skipped,
+  };
+}
+
+function skippedEvent(event: Json, offset: string | undefined, bytes: number): SkippedEvent {
+  const payload = isObject(event) ? event : {};
+  const envelope = isObject(payload.event) ? payload.event : {};
+  return { id: envelope.id ?? null, type: payload.type ?? null, offset: offset ?? null, bytes };
+}
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { ApiClient } from '../api/client.js';
 import type { Clock } from '../clock.js';
 import type { Redactor } from '../io/redaction.js';
+import type { Confirmation } from './confirmation.js';
 import { fitItems } from './results.js';
 
 /** What a tool may use: the same API client, clock and secrets as any command of this invocation. */
@@ -15,15 +16,28 @@ export interface ToolEnv {
   /** Aborts when the client cancels the call or svcadm is stopped. */
   signal: AbortSignal;
   secrets: Redactor;
-  /** What the user said to this call's confirmation (`ToolOutcome.confirm`). */
-  confirmation: 'accepted' | 'declined' | 'not_asked' | 'unsupported';
+  /**
+   * What the user said, in this call's round trip, to the question svcadm asked about `subject` (`ToolOutcome.confirm`).
+   * `waived`: the client cannot ask, and the server was started with `--allow-writes=unconfirmed`.
+   */
+  confirmation(subject: string): Confirmation;
+  /**
+   * Runs `read` holding one of the server's event-stream slots (`--max-streams`), waiting at most `waitMs` for one,
+   * and gives it the wait left; `busy` when none came free in time.
+   */
+  stream<T>(waitMs: number, read: (leftMs: number) => Promise<T>): Promise<T | 'busy'>;
+  /** The profiles this server serves and their domains (`svcadm mcp --profiles`); empty without. */
+  profiles(): { profile: string; domain: string }[];
 }
 
 export type ToolOutcome =
-  /** Done: `data` becomes `structuredContent` (cleaned), `text` the short text beside it. */
+  /**
+   * Done: `data` becomes `structuredContent` (cleaned, bounded), `text` the short text beside it: svcadm's own words
+   * only (counts, fixed phrases), never a string from the service or one the agent passed.
+   */
   | { data: Record<string, unknown>; text: string }
-  /** Ask the user this first (MCP elicitation), then run again with their answer in `confirmation`. */
-  | { confirm: string };
+  /** Ask the user `confirm` first (MCP elicitation) about `subject`, then run again with their answer. */
+  | { confirm: string; subject: string };
 
 export type InputSchema = z.ZodObject;
 
@@ -70,16 +84,26 @@ export const omittedOut = z
   .optional()
   .describe('items of this page left out to keep the result small; ask for fewer per page to see them');
 
+/** A noun's two forms: `1 connection`, `3 connections`. */
+export interface Noun {
+  one: string;
+  many: string;
+}
+
+export function count(n: number, noun: Noun): string {
+  return `${n} ${n === 1 ? noun.one : noun.many}`;
+}
+
 /** A page's items fitted to the result bound, with the next cursor and a short text saying both. */
 export function pageOutcome(
   key: string,
-  noun: string,
+  noun: Noun,
   items: readonly unknown[],
   next: string | null,
   env: ToolEnv,
 ): ToolOutcome {
   const { kept, omitted } = fitItems(items, env.secrets);
-  const parts = [`${kept.length} ${noun}`];
+  const parts = [count(kept.length, noun)];
   if (omitted > 0) parts.push(`${omitted} more on this page left out to keep the result small: ask for fewer`);
   parts.push(next === null ? 'last page' : 'more: call again with the next_cursor');
   return {
@@ -94,7 +118,7 @@ export interface CheckpointListSpec<F extends z.ZodRawShape = Record<never, neve
   description: string;
   /** The list's field in the result, and what its items are called in the text. */
   key: string;
-  noun: string;
+  noun: Noun;
   item: z.ZodObject;
   maxTake: number;
   /** The list's own filters (`strategy`, `name`, …), beside `cursor` and `take`. */

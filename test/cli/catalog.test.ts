@@ -213,7 +213,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
         .map((e) => e.command)
         .sort();
     expect(marked('destructive')).toEqual(['api', 'connections delete-user']);
-    expect(marked('streaming')).toEqual(['emulator', 'events tail']);
+    expect(marked('streaming')).toEqual(['emulator', 'events tail', 'mcp']);
     for (const entry of all) {
       expect(typeof entry.destructive).toBe('boolean');
       expect(typeof entry.streaming).toBe('boolean');

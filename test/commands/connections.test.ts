@@ -92,6 +92,7 @@ describe('connections delete-user: invalid input exits 2 and sends nothing', () 
       yes: true,
       ifExists: false,
       correlationId: undefined,
+      dryRun: false,
     });
   });
 });

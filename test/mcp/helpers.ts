@@ -60,6 +60,11 @@ export interface RawRun {
   stderr: string;
 }
 
+/** Bytes sent as they are (not JSON-encoded): text that is not JSON, a batch, a line over the bound. */
+export interface RawLine {
+  raw: string;
+}
+
 /**
  * The binary with hand-written JSON-RPC lines: each is sent once the server has answered the one before (`onLine`
  * decides what to send next, or `end` to close stdin, or `signal` to send one), so nothing waits on a timer.
@@ -68,7 +73,7 @@ export function rawMcp(
   args: string[],
   env: Record<string, string | undefined>,
   first: object,
-  onLine: (line: Record<string, unknown>) => object | 'end' | NodeJS.Signals | undefined,
+  onLine: (line: Record<string, unknown>) => object | RawLine | 'end' | NodeJS.Signals | undefined,
 ): Promise<RawRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -87,6 +92,7 @@ export function rawMcp(
         const next = onLine(JSON.parse(line) as Record<string, unknown>);
         if (next === 'end') child.stdin.end();
         else if (typeof next === 'string') child.kill(next);
+        else if (next !== undefined && 'raw' in next && typeof next.raw === 'string') child.stdin.write(next.raw);
         else if (next !== undefined) child.stdin.write(`${JSON.stringify(next)}\n`);
       }
     });

@@ -14,6 +14,7 @@ export interface DeleteUserRaw {
   yes?: boolean;
   ifExists?: boolean;
   correlationId?: string;
+  dryRun?: boolean;
 }
 
 export interface DeleteUserOptions {
@@ -23,13 +24,22 @@ export interface DeleteUserOptions {
   ifExists: boolean;
   /** Undefined: generate one. */
   correlationId: string | undefined;
+  /** `--dry-run`: say who would be deleted; send no DELETE, ask nothing. */
+  dryRun: boolean;
 }
 
 export function parseDeleteUserOptions(connectionId: string, raw: DeleteUserRaw): DeleteUserOptions {
   if (connectionId.trim() === '') throw new UsageError('the connection id must not be empty');
   const email = parseEmail(raw.email);
   const correlationId = parseCorrelationId(raw.correlationId);
-  return { connectionId, email, yes: raw.yes === true, ifExists: raw.ifExists === true, correlationId };
+  return {
+    connectionId,
+    email,
+    yes: raw.yes === true,
+    ifExists: raw.ifExists === true,
+    correlationId,
+    dryRun: raw.dryRun === true,
+  };
 }
 
 export interface ConnectionsListRaw extends CheckpointListRaw {
@@ -44,7 +54,7 @@ export interface ConnectionsListOptions extends CheckpointListOptions {
 
 /** A strategy is a short lower-case word (`auth0`, `google-oauth2`, `samlp`); a connection name at most 128. */
 export const STRATEGY_MAX = 64;
-const STRATEGY = new RegExp(`^[a-z0-9][a-z0-9-]{0,${STRATEGY_MAX - 1}}$`);
+export const STRATEGY = new RegExp(`^[a-z0-9][a-z0-9-]{0,${STRATEGY_MAX - 1}}$`);
 export const CONNECTION_NAME_MAX = 128;
 
 export function parseConnectionsListOptions(raw: ConnectionsListRaw): ConnectionsListOptions {

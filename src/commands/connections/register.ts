@@ -48,6 +48,10 @@ export function registerConnectionsCommands(program: SvcadmCommand, actions: Gro
     .option('-y, --yes', 'do not ask for confirmation (required off a terminal)')
     .option('--if-exists', 'succeed with "no change" when the user does not exist')
     .option(
+      '--dry-run',
+      'check the connection and look the e-mail up, and print who would be deleted; send no DELETE, ask nothing (exit 5: no user has it)',
+    )
+    .option(
       '--correlation-id <id>',
       `X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first ${CORRELATION_ID_LOGGED} characters)`,
     )
@@ -55,6 +59,7 @@ export function registerConnectionsCommands(program: SvcadmCommand, actions: Gro
       'after',
       examples(
         'svcadm connections delete-user con_0aB1cD2eF3 --email bob+ci@example.com',
+        'svcadm connections delete-user con_0aB1cD2eF3 --email bob@example.com --dry-run',
         'svcadm connections delete-user con_0aB1cD2eF3 --email bob@example.com --yes --if-exists -o json',
         'svcadm connections delete-user con_0aB1cD2eF3 --email bob@example.com --yes --correlation-id "$CI_JOB_ID"',
       ),

@@ -1,3 +1,4 @@
+import { previewUserDeletion } from '../../api/delete-preview.js';
 import { type DeleteUserResult, deleteConnectionUser, isUserNotFound, listConnections } from '../../api/endpoints.js';
 import { connectionPages } from '../../api/pagers.js';
 import { confirm, mustAsk } from '../../cli/confirm.js';
@@ -56,6 +57,7 @@ export function connectionsTable(items: readonly Connection[]): ListTable {
 }
 
 export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
+  if (opts.dryRun) return previewDeleteUser(inv, opts);
   const { io } = inv;
   const ask = mustAsk(inv, opts.yes, 'refusing to delete without confirmation', 'pass --yes to delete');
   const tenant = new URL(inv.services.credentials().origin).host;
@@ -89,4 +91,20 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
         ? `No user ${neutralize(opts.email)} remains in ${where}\n`
         : `No change: no user ${neutralize(opts.email)} in ${where}\n`,
   });
+}
+
+/** `delete-user --dry-run`: reads only (the connection, the e-mail), then who would be deleted. */
+async function previewDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
+  const preview = await previewUserDeletion(inv.services.api(), opts.connectionId, opts.email, {
+    connections: `list the database connections: ${inv.paste(['connections', 'list', '--strategy', 'auth0'])}`,
+  });
+  const connection = `connection ${neutralize(opts.connectionId)}${preview.connection_name === null ? '' : ` (${neutralize(preview.connection_name)})`}`;
+  const lines = preview.users.map(
+    (user) =>
+      `Would delete user ${neutralize(user.user_id)} (${neutralize(user.email ?? opts.email)}) from ${connection}\n`,
+  );
+  await inv.out.result(
+    { ...preview, outcome: 'would_delete' },
+    { text: `${lines.join('')}Dry run: nothing was deleted\n` },
+  );
 }

@@ -1,18 +1,27 @@
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions } from '../../cli/host.js';
 import { TENANT_ENVIRONMENT } from '../../help/environment.js';
-import { type McpRaw, parseMcpOptions } from '../../mcp/options.js';
+import { MAX_STREAMS_DEFAULT, type McpRaw, parseMcpOptions } from '../../mcp/options.js';
 import type * as Run from './run.js';
 
 export function registerMcpCommand(program: SvcadmCommand, actions: GroupActions<typeof Run>): void {
   program
     .command('mcp')
     .description('serve the tenant to an AI agent: a Model Context Protocol server on stdin and stdout')
+    .streaming()
     .option(
-      '--allow-writes',
-      'also offer the tools that change the tenant (delete_connection_user); default: read-only',
+      '--allow-writes [unconfirmed]',
+      'also offer the tools that change the tenant (delete_connection_user), each write confirmed by the user through the client; =unconfirmed: a client that cannot ask writes unconfirmed (UNSAFE when the agent reads data others can write); default: read-only',
     )
     .option('--tools <glob,...>', 'offer only the tools whose names match (e.g. "list_*,read_events")')
+    .option(
+      '--max-streams <n>',
+      `event streams read_events may hold at once, 1 to 16 (default ${MAX_STREAMS_DEFAULT}: the tenant's few streams stay for your tails)`,
+    )
+    .option(
+      '--profiles <pattern,...>',
+      "serve these profiles (names or globs, e.g. 'prod-*'), each taken as a unit: the tools take a profile argument, and list_profiles names them",
+    )
     .environment(TENANT_ENVIRONMENT)
     .addHelpText(
       'after',
@@ -24,7 +33,12 @@ export function registerMcpCommand(program: SvcadmCommand, actions: GroupActions
         '  get_rate_limit_policy, list_rate_limit_policies, list_connections,',
         '  find_users_by_email, list_directory_provisionings, list_user_permissions,',
         '  read_events: read-only',
-        '  delete_connection_user: only with --allow-writes; confirmed with the user when the client supports elicitation',
+        '  delete_connection_user: only with --allow-writes',
+        '  list_profiles: only with --profiles',
+        '',
+        'svcadm asks the user (elicitation) before each delete and deletes only on their yes; a client that cannot ask is refused, unless --allow-writes=unconfirmed.',
+        '',
+        'Every result is at most 256 KB (what was cut is named) and marks text from the tenant as untrusted data.',
       ].join('\n'),
     )
     .addHelpText(
@@ -32,6 +46,7 @@ export function registerMcpCommand(program: SvcadmCommand, actions: GroupActions
       examples(
         'svcadm -p prod mcp',
         'svcadm -p prod mcp --tools "list_*,get_*"',
+        "svcadm mcp --profiles 'prod-*'",
         'claude mcp add svcadm -- svcadm -p prod mcp',
       ),
     )

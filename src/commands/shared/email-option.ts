@@ -5,11 +5,18 @@ export const EMAIL_MAX = 254;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** `--email` of `users find` and `connections delete-user` (and the MCP tools' `email`): `what` says what it is for. */
-export function parseEmail(email: string | undefined, what = 'the e-mail of the user to delete'): string {
-  if (email === undefined) throw new UsageError('--email is required', what);
+/**
+ * `--email` of `users find` and `connections delete-user` (and the MCP tools' `email`): `what` says what it is for,
+ * `name` how the caller calls it (the option, or the tool's argument).
+ */
+export function parseEmail(
+  email: string | undefined,
+  what = 'the e-mail of the user to delete',
+  name = '--email',
+): string {
+  if (email === undefined) throw new UsageError(`${name} is required`, what);
   if (email.length > EMAIL_MAX || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) {
-    throw new UsageError(`--email '${email}' is not a valid e-mail address`);
+    throw new UsageError(`${name} '${email}' is not a valid e-mail address`);
   }
   return email;
 }

@@ -1,0 +1,103 @@
+import type { Invocation } from '../cli/host.js';
+import { profileMatches, selectProfiles } from '../config/profile-patterns.js';
+import { profileNamed, readProfiles } from '../config/profile-store.js';
+import { UsageError } from '../errors.js';
+import { Services } from '../services.js';
+import { neutralize } from '../text/sanitize.js';
+
+/** One tenant a call may act on: its services (token, cache entry, retries of its own) and its host. */
+export interface Tenant {
+  profile: string | undefined;
+  services: Services;
+  host: string;
+}
+
+/**
+ * The tenants this server serves. Without `--profiles`: the invocation's own (-p, the environment, the current
+ * profile), as every command. With it: each matched profile taken as a unit, as `-p` takes one (environment
+ * credentials ignored), its services built on first use; a call names one with `profile`, and a profile outside
+ * the patterns is refused.
+ */
+export class Tenants {
+  private readonly byProfile = new Map<string, Tenant>();
+  private readonly own: Tenant | undefined;
+  /** The profiles matched at start, in name order (undefined without --profiles). */
+  readonly profiles: readonly string[] | undefined;
+
+  constructor(
+    private readonly inv: Invocation,
+    private readonly patterns: string | undefined,
+  ) {
+    if (patterns === undefined) {
+      // A missing or broken configuration ends here, with the CLI's message and exit code, before a client waits.
+      this.own = { profile: undefined, services: inv.services, host: hostOf(inv.services) };
+      this.profiles = undefined;
+    } else {
+      const given = Object.entries(inv.globals.credentials).filter(([, value]) => value !== undefined);
+      if (given.length > 0) {
+        throw new UsageError(
+          '--profiles cannot be combined with -p or credential flags',
+          'each profile is taken as a unit: name the tenants with --profiles alone',
+        );
+      }
+      this.profiles = selectProfiles(patterns, this.names());
+      this.own = undefined;
+    }
+  }
+
+  /** What the server names in its instructions and its start line. */
+  describe(): string {
+    if (this.own !== undefined) return this.own.host;
+    const n = this.profiles?.length ?? 0;
+    return `${n} ${n === 1 ? 'profile' : 'profiles'} (${(this.profiles ?? []).join(', ')})`;
+  }
+
+  /** The tenant of a call: `profile` as the call gave it. */
+  tenant(profile: string | undefined): Tenant {
+    if (this.own !== undefined) return this.own;
+    const patterns = this.patterns ?? '';
+    const served = this.profiles ?? [];
+    if (profile === undefined) {
+      if (served.length === 1 && served[0] !== undefined) return this.tenant(served[0]);
+      throw new UsageError(
+        'profile is required: this server serves several tenants',
+        `give profile, one of: ${served.join(', ')} (list_profiles names their domains)`,
+      );
+    }
+    if (!profileMatches(patterns, profile) || !this.names().includes(profile)) {
+      throw new UsageError(
+        `profile '${neutralize(profile)}' is not one this server serves`,
+        `the profiles are: ${served.join(', ')}`,
+      );
+    }
+    let tenant = this.byProfile.get(profile);
+    if (tenant === undefined) {
+      const globals = { ...this.inv.globals, credentials: { profile } };
+      const services = new Services(this.inv.ctx, globals, this.inv.io, this.inv.services.secrets);
+      tenant = { profile, services, host: hostOf(services) };
+      this.byProfile.set(profile, tenant);
+    }
+    return tenant;
+  }
+
+  /** The served profiles and their domains, read now (a profile removed since start is left out). */
+  list(): { profile: string; domain: string }[] {
+    const store = readProfiles(this.inv.services.configDir);
+    return (this.profiles ?? []).flatMap((profile) => {
+      const found = profileNamed(store, profile);
+      return found === undefined ? [] : [{ profile, domain: found.domain }];
+    });
+  }
+
+  close(): void {
+    for (const tenant of this.byProfile.values()) tenant.services.close();
+  }
+
+  private names(): string[] {
+    return Object.keys(readProfiles(this.inv.services.configDir).profiles);
+  }
+}
+
+function hostOf(services: Services): string {
+  return neutralize(new URL(services.credentials().origin).host);
+}

@@ -1,0 +1,97 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
+import { runBin, tempConfigDir } from '../helpers/run-cli.js';
+import { connectMcp, type McpSession } from './helpers.js';
+
+// Issue 31, its MCP part: `svcadm mcp --profiles <pattern,…>` serves several tenants, each named by `profile`.
+
+let emu: TestEmulator;
+let dir: string;
+const sessions: McpSession[] = [];
+
+beforeEach(async () => {
+  while (sessions.length > 0) await sessions.pop()?.close();
+});
+withFileEmulator(
+  (each) => {
+    emu = each.emu;
+    dir = tempConfigDir();
+    const admin = { domain: emu.url, clientId: emu.admin.clientId, clientSecret: emu.admin.clientSecret };
+    const readOnly = { domain: emu.url, clientId: emu.readOnly.clientId, clientSecret: emu.readOnly.clientSecret };
+    const profiles = { current: 'dev', profiles: { dev: admin, 'prod-eu': admin, 'prod-us': readOnly } };
+    writeFileSync(join(dir, 'profiles.json'), JSON.stringify(profiles), { mode: 0o600 });
+  },
+  { emulator: { eventRate: 0 } },
+);
+
+const env = () => ({ SVCADM_CONFIG_DIR: dir });
+type Result = Awaited<ReturnType<McpSession['client']['callTool']>>;
+const line = (r: Result) => (r.content as { text: string }[])[0]?.text;
+
+async function session(args: string[]) {
+  const s = await connectMcp(['mcp', ...args], env());
+  sessions.push(s);
+  return s;
+}
+
+describe('svcadm mcp --profiles', () => {
+  it('offers list_profiles and a profile argument on every tool, limited to the matched profiles', async () => {
+    const s = await session(['--profiles', 'prod-*']);
+    const { tools } = await s.client.listTools();
+    expect(tools[0]?.name).toBe('list_profiles');
+    for (const tool of tools.slice(1)) expect(tool.inputSchema.properties).toHaveProperty('profile');
+    expect(s.stderr()).toBe('svcadm mcp: serving 8 tools for 2 profiles (prod-eu, prod-us) on stdio (read-only)\n');
+    const listed = await s.client.callTool({ name: 'list_profiles', arguments: {} });
+    expect(listed.structuredContent).toEqual({
+      profiles: [
+        { profile: 'prod-eu', domain: emu.url },
+        { profile: 'prod-us', domain: emu.url },
+      ],
+    });
+  });
+
+  it('acts on the profile named, each with its own credentials, and refuses one outside the set', async () => {
+    const s = await session(['--profiles', 'prod-*', '--allow-writes']);
+    const ok = await s.client.callTool({ name: 'list_connections', arguments: { profile: 'prod-eu', take: 1 } });
+    expect(ok.isError).toBeUndefined();
+    await emu.clearRequests();
+    const outside = await s.client.callTool({ name: 'list_connections', arguments: { profile: 'dev' } });
+    expect(line(outside)).toBe("profile 'dev' is not one this server serves — the profiles are: prod-eu, prod-us");
+    const unnamed = await s.client.callTool({ name: 'list_connections', arguments: {} });
+    expect(line(unnamed)).toBe(
+      'profile is required: this server serves several tenants — give profile, one of: prod-eu, prod-us (list_profiles names their domains)',
+    );
+    expect((await emu.requests()).requests).toEqual([]);
+    // prod-us is the read-only client, with a token of its own: a dry run needs reads only.
+    const preview = await s.client.callTool({
+      name: 'delete_connection_user',
+      arguments: {
+        profile: 'prod-us',
+        connection_id: emu.fixtures.databaseConnectionId,
+        email: 'alice@example.com',
+        dry_run: true,
+      },
+    });
+    expect(preview.isError).toBeUndefined();
+  });
+
+  it.each([
+    [
+      ['mcp', '--profiles', 'qa-*'],
+      "svcadm: --profiles 'qa-*' matches no profile; the profiles are: dev, prod-eu, prod-us\n",
+    ],
+    [
+      ['-p', 'dev', 'mcp', '--profiles', 'prod-*'],
+      'svcadm: --profiles cannot be combined with -p or credential flags — each profile is taken as a unit: name the tenants with --profiles alone\n',
+    ],
+    [
+      ['mcp', '--profiles', 'prod-*,'],
+      "svcadm: --profiles needs profile names or patterns separated by commas, got 'prod-*,'\n",
+    ],
+  ])('refuses %j: exit 2, nothing served', async (args, stderr) => {
+    const r = await runBin(args, env());
+    expect(r).toEqual({ code: 2, stdout: '', stderr });
+  });
+});
