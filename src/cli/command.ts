@@ -80,6 +80,13 @@ export class SvcadmCommand extends Command {
   isDestructive = false;
   /** It never returns by itself (a stream, a server): it runs until a limit given to it or a signal stops it. */
   isStreaming = false;
+  /** It has an action of its own: a command with subcommands that also runs by itself (`svcadm emulator`). */
+  runsItself = false;
+
+  override action(fn: Parameters<Command['action']>[0]): this {
+    this.runsItself = true;
+    return super.action(fn);
+  }
 
   override createCommand(name?: string): SvcadmCommand {
     return new SvcadmCommand(name);
