@@ -189,7 +189,9 @@ describe('the control API is documented: every route, in the help', () => {
     const r = await runCli(['emulator', '--help'], { env: { COLUMNS: '200' } });
     expect(r.code).toBe(0);
     const flat = r.stdout.replace(/\s+/g, ' ');
-    expect(flat).toContain('Control API (with --control; JSON in and out; what emulator trigger, fault and reset call):');
+    expect(flat).toContain(
+      'Control API (with --control; JSON in and out; what emulator trigger, fault and reset call):',
+    );
     for (const line of controlApiText().split('\n')) expect(flat).toContain(line.trim().replace(/\s+/g, ' '));
   });
 
