@@ -47,7 +47,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: 'POST',
     path: '/streams/drop',
-    body: '{"mode"?: "end"|"destroy"}',
+    body: '{"mode"?: "end" or "destroy"}',
     does: 'ends every open event stream: {"dropped"}',
   },
   {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONTROL_PREFIX, CONTROL_ROUTES } from '../../src/emulator/control-routes.js';
 import { errorCodeTable } from '../../src/errors.js';
 import { runInScriptTerminal } from '../helpers/script-terminal.js';
 
@@ -28,6 +29,19 @@ describe('README, "Error codes"', () => {
         .map((e) => e.code)
         .sort(),
     );
+  });
+});
+
+describe('README, "The control API"', () => {
+  it("has a row for every route of the emulator's control API, with its body, and no other", () => {
+    const rows = section('The control API')
+      .filter((l) => l.startsWith('| `'))
+      .map((row) => row.split('|').map((cell) => cell.trim()));
+    const routes = CONTROL_ROUTES.map((r) => [
+      `\`${r.method} ${CONTROL_PREFIX}${r.path === '/' ? '' : r.path}\``,
+      r.body === '-' ? '' : `\`${r.body}\``,
+    ]);
+    expect(rows.map((cells) => cells.slice(1, 3))).toEqual(routes);
   });
 });
 
