@@ -146,7 +146,7 @@ describe('emulator trigger|fault|reset: a tenant that is not an emulator with a 
       code: 2,
       stdout: '',
       stderr:
-        'svcadm: the active tenant tenant.example.com (environment) is not a local emulator — the emulator tools drive an emulator on this machine; pick one with -p or --domain, or start one with: eval "$(svcadm emulator --print-env --control --port 0)"\n',
+        'svcadm: the active tenant tenant.example.com (from SVCADM_DOMAIN) is not a local emulator — the emulator tools drive an emulator on this machine; pick one with -p or --domain, or start one with: eval "$(svcadm emulator --print-env --control --port 0)"\n',
     });
   });
 
@@ -156,7 +156,7 @@ describe('emulator trigger|fault|reset: a tenant that is not an emulator with a 
     expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([
       5,
       '',
-      `svcadm: the emulator at ${plain.url} (environment) was started without --control — restart it with --control, e.g. eval "$(svcadm emulator --print-env --control --port 0)"`,
+      `svcadm: the emulator at ${plain.url} (from SVCADM_DOMAIN) was started without --control — restart it with --control, e.g. eval "$(svcadm emulator --print-env --control --port 0)"`,
     ]);
   });
 
@@ -168,7 +168,7 @@ describe('emulator trigger|fault|reset: a tenant that is not an emulator with a 
     expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([
       7,
       '',
-      `svcadm: cannot reach the emulator at http://127.0.0.1:${port} (environment): connection refused — is it running? start one with: eval "$(svcadm emulator --print-env --control --port 0)"`,
+      `svcadm: cannot reach the emulator at http://127.0.0.1:${port} (from SVCADM_DOMAIN): connection refused — is it running? start one with: eval "$(svcadm emulator --print-env --control --port 0)"`,
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { CliError, interruption, NetworkError } from '../../errors.js';
 /** The emulator the active tenant names: its origin, and where the tenant came from (for messages). */
 export interface EmulatorTarget {
   origin: string;
-  /** `profile demo`, `environment`, `flag`. */
+  /** `profile demo`, `from SVCADM_DOMAIN`, `from --domain`. */
   from: string;
 }
 
@@ -20,7 +20,9 @@ const START_HINT = `start one with: ${START}`;
 export function emulatorOfTenant(inv: Invocation): EmulatorTarget {
   const credentials = inv.services.credentials();
   const url = new URL(credentials.origin);
-  const from = credentials.sources.tenant;
+  const source = credentials.sources.tenant;
+  const from =
+    source === 'environment' ? 'from SVCADM_DOMAIN' : source === 'flag' ? 'from --domain' : source.toString();
   if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) {
     throw new CliError('usage', `the active tenant ${url.host} (${from}) is not a local emulator`, {
       hint: `the emulator tools drive an emulator on this machine; pick one with -p or --domain, or ${START_HINT}`,
