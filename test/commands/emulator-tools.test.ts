@@ -4,9 +4,10 @@ import { parseFaultOptions, parseTriggerOptions } from '../../src/commands/emula
 import { CONTROL_PREFIX, CONTROL_ROUTES, controlApiText } from '../../src/emulator/control-routes.js';
 import { startEmulator } from '../../src/emulator/server.js';
 import { UsageError } from '../../src/errors.js';
+import { VirtualClock } from '../helpers/clock.js';
 import { closeAfterEach } from '../helpers/close-after-each.js';
 import { emulatorEnv, type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
-import { refusedPort } from '../helpers/loopback-server.js';
+import { json, loopbackPerTest, refusedPort } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 // Issue 29 point 14: `svcadm emulator trigger|fault|reset`, thin clients of the control API, as `stripe trigger`.
@@ -170,6 +171,56 @@ describe('emulator trigger|fault|reset: a tenant that is not an emulator with a 
       '',
       `svcadm: cannot reach the emulator at http://127.0.0.1:${port} (from SVCADM_DOMAIN): connection refused — is it running? start one with: eval "$(svcadm emulator --print-env --control --port 0)"`,
     ]);
+  });
+});
+
+describe('emulator trigger|fault|reset against a server that misbehaves', () => {
+  const loopback = loopbackPerTest();
+  const envFor = (url: string) => ({
+    SVCADM_DOMAIN: url,
+    SVCADM_CLIENT_ID: 'abc',
+    SVCADM_CLIENT_SECRET: 'secret-value',
+    SVCADM_CONFIG_DIR: tempConfigDir(),
+  });
+
+  it('an answer of the wrong shape is a malformed answer: exit 7', async () => {
+    const server = await loopback([json(200, { before: 1, offsets: 'all' })]);
+    const r = await runCli(['emulator', 'trigger', 'user.created'], { env: envFor(server.url) });
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: `svcadm: malformed answer from the emulator at ${server.url}/__emulator/events (status 200)\n`,
+    });
+    expect(server.requests.map((q) => [q.method, q.url, q.headers['content-type'], q.body])).toEqual([
+      ['POST', '/__emulator/events', 'application/json', '{"type":"user.created","count":1}'],
+    ]);
+  });
+
+  it('an answer over 1 MB is not read to its end: exit 7', async () => {
+    const server = await loopback([json(200, `{"before":"${'x'.repeat(2 * 1024 * 1024)}"}`)]);
+    const r = await runCli(['emulator', 'reset'], { env: envFor(server.url) });
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: `svcadm: the emulator at ${server.url} (from SVCADM_DOMAIN) sent an answer over 1024 KB\n`,
+    });
+  });
+
+  it('no answer: given up after --timeout, exit 7', async () => {
+    let arrived: () => void = () => {};
+    const request = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const server = await loopback([() => arrived()]);
+    const clock = new VirtualClock();
+    const running = runCli(['emulator', 'reset', '--faults', '--timeout', '5s'], { env: envFor(server.url), clock });
+    await request;
+    clock.advance(5_000);
+    expect(await running).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: `svcadm: cannot reach the emulator at ${server.url} (from SVCADM_DOMAIN): no answer within 5 s — raise --timeout\n`,
+    });
   });
 });
 

@@ -57,10 +57,14 @@ export async function control<T>(
     if (inv.ctx.interrupt.aborted) throw interruption(inv.ctx.interrupt);
     if (!(err instanceof ControlUnreachable)) throw err;
     const hint = err.why === 'refused' ? `is it running? ${START_HINT}` : undefined;
+    if (err.why === 'too_large') {
+      throw new NetworkError(`the emulator at ${target.origin} (${target.from}) sent ${err.message}`, {
+        code: 'malformed_answer',
+      });
+    }
     throw new NetworkError(`cannot reach the emulator at ${target.origin} (${target.from}): ${err.message}`, {
       hint,
       ...(err.why === 'timeout' ? { reason: 'timeout' } : {}),
-      ...(err.why === 'too_large' ? { code: 'malformed_answer' } : {}),
     });
   }
   const { status } = answer;
