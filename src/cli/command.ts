@@ -199,6 +199,12 @@ function inOurVoice(command: Command, text: string, code: string | undefined): s
     const flags = /^required option '([^']+)' not specified/.exec(text)?.[1];
     if (flags) return `${optionName(flags)} is required (${flags.replace(/^[^<[]*/, '')})`;
   }
+  if (code === 'commander.excessArguments' && command.commands.length > 0) {
+    // A command that runs by itself and has subcommands (`emulator`): the first word was meant as one of them.
+    const names = command.commands.map((c) => c.name()).filter((name) => name !== 'help');
+    const path = ['svcadm', ...commandPath(command)].join(' ');
+    return `unknown command '${command.args[0] ?? ''}' for '${path}': its commands are ${names.join(', ')}`;
+  }
   if (code === 'commander.excessArguments') {
     const args = command.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`));
     const usage = ['svcadm', ...commandPath(command), ...args].join(' ');

@@ -246,6 +246,15 @@ describe('the control API is documented: every route, in the help', () => {
     for (const line of controlApiText().split('\n')) expect(flat).toContain(line.trim().replace(/\s+/g, ' '));
   });
 
+  it('a mistyped tool is named, with the tools there are (exit 2)', async () => {
+    const r = await runCli(['emulator', 'trigerr', 'user.created'], { env: { SVCADM_CONFIG_DIR: tempConfigDir() } });
+    expect([r.code, r.stdout, r.stderr.split(' — ')[0]]).toEqual([
+      2,
+      '',
+      "svcadm: unknown command 'trigerr' for 'svcadm emulator': its commands are trigger, fault, reset",
+    ]);
+  });
+
   it('parses without commander: the typed options', () => {
     expect(parseTriggerOptions('user.deleted', {})).toEqual({ type: 'user.deleted', count: 1 });
     expect(parseFaultOptions('/users', { status: '429', count: '3', retryAfter: '5' })).toEqual({
