@@ -143,7 +143,14 @@ function humanBanner(emulator: RunningEmulator, options: EmulatorOptions): strin
     '',
     `Bulk user: ${shellWord(f.bulkUserId)}   non-database connection: ${f.nonDatabaseConnectionId}`,
   ];
-  if (options.control === true) lines.push(`Control API: ${emulator.url}/__emulator/`);
+  if (options.control === true) {
+    lines.push(
+      `Control API: ${emulator.url}/__emulator/ (svcadm emulator --help lists it); from a shell using this emulator:`,
+      '  svcadm emulator trigger user.created --count 3',
+      '  svcadm emulator fault /rate-limit-policies --status 503',
+      '  svcadm emulator reset',
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
