@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SkippedTestsReporter } from './test/helpers/skipped-reporter.js';
 
 export default defineConfig({
   test: {
@@ -6,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // The default report, then the title of every skipped test (issue 29 point 10).
+    reporters: ['default', new SkippedTestsReporter()],
   },
 });

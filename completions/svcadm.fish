@@ -94,12 +94,14 @@ function __svcadm_commands -a cmdpath
             printf '%s\n' 'find' 'permissions' 'help'
         case 'connections'
             printf '%s\n' 'list' 'delete-user' 'help'
+        case 'emulator'
+            printf '%s\n' 'trigger' 'fault' 'reset'
     end
 end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--output-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'mcp|--tools' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
+        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--output-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'mcp|--tools' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' 'emulator trigger|--count' 'emulator fault|--status' 'emulator fault|--count' 'emulator fault|--retry-after' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -268,4 +270,16 @@ complete -c svcadm -n '__svcadm_in "emulator"' -l no-directory-provisioning -d '
 complete -c svcadm -n '__svcadm_in "emulator"' -l no-rate-limit-policies -d 'model a tenant without rate limit policies (403 on those endpoints)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l log-requests -d 'print one line per request on stderr'
 complete -c svcadm -n '__svcadm_in "emulator"' -l print-env -x -d 'start in the background, print the variables to eval and exit; shell: sh, bash, zsh, fish (default sh)'
+complete -c svcadm -n '__svcadm_at "emulator"' -a 'trigger' -d 'make the running emulator emit events now (POST /__emulator/events)'
+complete -c svcadm -n '__svcadm_help_at "emulator"' -a 'trigger' -d 'make the running emulator emit events now (POST /__emulator/events)'
+complete -c svcadm -n '__svcadm_at "emulator"' -a 'fault' -d 'make the next requests under a path fail with a status (POST /__emulator/faults)'
+complete -c svcadm -n '__svcadm_help_at "emulator"' -a 'fault' -d 'make the next requests under a path fail with a status (POST /__emulator/faults)'
+complete -c svcadm -n '__svcadm_at "emulator"' -a 'reset' -d 'put the running emulator back to its seed, or clear its faults (POST /__emulator/reset)'
+complete -c svcadm -n '__svcadm_help_at "emulator"' -a 'reset' -d 'put the running emulator back to its seed, or clear its faults (POST /__emulator/reset)'
+complete -c svcadm -n '__svcadm_in "emulator trigger"' -l count -x -d 'how many events, 1 to 10000 (default 1)'
+complete -c svcadm -n '__svcadm_arg "emulator trigger" 0' -a 'connection.created connection.deleted connection.updated group.created group.deleted group.updated group.member.added group.member.deleted group.role.assigned group.role.deleted organization.created organization.deleted organization.updated organization.connection.added organization.connection.removed organization.connection.updated organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted user.created user.deleted user.updated'
+complete -c svcadm -n '__svcadm_in "emulator fault"' -l status -x -d 'the HTTP status to answer, 400 to 599 (required)'
+complete -c svcadm -n '__svcadm_in "emulator fault"' -l count -x -d 'how many requests fail, 1 to 100000 (default 1)'
+complete -c svcadm -n '__svcadm_in "emulator fault"' -l retry-after -x -d 'send Retry-After: <s> seconds, 0 to 86400'
+complete -c svcadm -n '__svcadm_in "emulator reset"' -l faults -d 'only clear the queued faults (DELETE /__emulator/faults)'
 complete -c svcadm -n '__svcadm_arg "completion" 0' -a 'bash zsh fish'

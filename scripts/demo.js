@@ -6,10 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = join(root, 'bin', 'svcadm.js');
+// SVCADM_TEST_NOW (an RFC 3339 time) stops the clocks of the emulator and of svcadm there, so that the output is the
+// same on every run: the README's sample is this output, checked by test/readme/demo.test.ts.
+const fixedNow = process.env.SVCADM_TEST_NOW ? Date.parse(process.env.SVCADM_TEST_NOW) : undefined;
+const BIN = join(root, fixedNow === undefined ? 'bin/svcadm.js' : 'test/helpers/fixed-time-cli.js');
 const { startEmulator } = await import(join(root, 'dist', 'emulator', 'server.js'));
 
-const emu = await startEmulator({ port: 0, eventRate: 20 });
+const emu = await startEmulator({ port: 0, eventRate: 20, ...(fixedNow === undefined ? {} : { now: () => fixedNow }) });
 const configDir = mkdtempSync(join(tmpdir(), 'svcadm-demo-'));
 const env = { ...process.env, SVCADM_CONFIG_DIR: configDir };
 const bold = (s) => (process.stdout.isTTY ? `\u001b[1m${s}\u001b[22m` : s);

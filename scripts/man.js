@@ -53,7 +53,10 @@ const MORE_ENVIRONMENT = [
 ];
 
 function leaves(commands) {
-  return commands.flatMap((c) => (c.commands?.length ? leaves(c.commands) : [c]));
+  // A command with subcommands and options of its own (`emulator`) also runs by itself: it is documented too.
+  return commands.flatMap((c) =>
+    c.commands?.length ? [...(c.options.length ? [c] : []), ...leaves(c.commands)] : [c],
+  );
 }
 
 function optionItems(options) {

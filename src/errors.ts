@@ -305,6 +305,8 @@ const LOCAL_ERROR_CODES = {
   clock_skew: "the token service refused the client about time: this machine's clock may be off",
   wait_too_long: 'the service asked to wait longer than svcadm ever waits (60 s); the hint says when to try again',
   output_failed: 'stdout or stderr could not be written',
+  not_an_emulator: 'the active tenant is not a local emulator (emulator trigger, fault, reset); nothing was sent',
+  control_disabled: 'the emulator was started without --control: its control API is off',
   interrupted: 'stopped by Ctrl-C (SIGINT)',
   terminated: 'stopped by SIGTERM',
   hung_up: 'stopped by SIGHUP',

@@ -80,6 +80,13 @@ export class SvcadmCommand extends Command {
   isDestructive = false;
   /** It never returns by itself (a stream, a server): it runs until a limit given to it or a signal stops it. */
   isStreaming = false;
+  /** It has an action of its own: a command with subcommands that also runs by itself (`svcadm emulator`). */
+  runsItself = false;
+
+  override action(fn: Parameters<Command['action']>[0]): this {
+    this.runsItself = true;
+    return super.action(fn);
+  }
 
   override createCommand(name?: string): SvcadmCommand {
     return new SvcadmCommand(name);
@@ -191,6 +198,12 @@ function inOurVoice(command: Command, text: string, code: string | undefined): s
   if (code === 'commander.missingMandatoryOptionValue') {
     const flags = /^required option '([^']+)' not specified/.exec(text)?.[1];
     if (flags) return `${optionName(flags)} is required (${flags.replace(/^[^<[]*/, '')})`;
+  }
+  if (code === 'commander.excessArguments' && command.commands.length > 0) {
+    // A command that runs by itself and has subcommands (`emulator`): the first word was meant as one of them.
+    const names = command.commands.map((c) => c.name()).filter((name) => name !== 'help');
+    const path = ['svcadm', ...commandPath(command)].join(' ');
+    return `unknown command '${command.args[0] ?? ''}' for '${path}': its commands are ${names.join(', ')}`;
   }
   if (code === 'commander.excessArguments') {
     const args = command.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`));

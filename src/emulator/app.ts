@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientSecrets } from './client-secrets.js';
 import { type ControlActions, handleControl } from './control.js';
+import { CONTROL_OFF } from './control-routes.js';
 import { EventFactory } from './event-factory.js';
 import { EventLog } from './event-log.js';
 import { StreamHub } from './event-stream.js';
@@ -195,7 +196,12 @@ async function dispatch(
   if (path === '/__emulator' || path.startsWith('/__emulator/')) {
     if (control) return handleControl(state, actions, req, res, path);
     state.requests.record(req, 'other', state.now());
-    return sendJson(res, 404, serviceError(404, 'Not Found'));
+    // Named, so that `svcadm emulator trigger|fault|reset` can tell an emulator without it from another server.
+    return sendJson(
+      res,
+      404,
+      serviceError(404, 'The control API is off: start the emulator with --control', CONTROL_OFF),
+    );
   }
   if (path === '/oauth/token' || path === '/oauth/token/') return tokenRequest(state, req, res, path);
   if (path === '/api/v2' || path.startsWith('/api/v2/'))

@@ -133,6 +133,8 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
   }
   if (user) {
     connection.users.delete(key);
+    // One set of users: a deleted user has no permissions left to list.
+    state.data.permissions.delete(user.user_id);
     const nowMs = state.now();
     const now = new Date(nowMs).toISOString();
     state.events.append(nowMs, 'user.deleted', {

@@ -60,7 +60,11 @@ export interface EmulatorFixtures {
   policyIds: string[];
   /** One policy id per configuration action. */
   policyIdByAction: { allow: string; block: string; log: string; redirect: string };
-  /** An ordinary user with permissions both direct and via roles; its id needs percent-encoding (`|`). */
+  /**
+   * An ordinary user with permissions both direct and via roles; its id needs percent-encoding (`|`). It is
+   * `alice@example.com` of the database connection: every ordinary user is one user in its connection (`users find`)
+   * and in the permissions, with the same id.
+   */
   userId: string;
   /** The user with `permissions` permissions (default 1200). */
   bulkUserId: string;
@@ -343,8 +347,45 @@ const NAMED_DB_USERS: Array<[email: string, name: string]> = [
   ["o'neil@example.com", "Pat O'Neil"],
   ['carol.smith@example.co.uk', 'Carol Smith'],
 ];
+/** How many `userNNNN@example.com` users the database connection holds before the Staff users are seeded. */
+const FIRST_GENERIC_USERS = 30;
 
-function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmails: string[] } {
+/** The id of the n-th ordinary user (from 1): the same user in its connection and in `GET /users/{id}/permissions`. */
+export function ordinaryUserId(n: number): string {
+  return `db|user-${String(n).padStart(4, '0')}`;
+}
+
+/**
+ * Seats the ordinary users, in order, in their connections: each gets the next id, up to `count` of them (`--users`).
+ * A user past the count is still drawn, so that the ids drawn after it do not depend on the count.
+ */
+class UserSeats {
+  #next = 0;
+  readonly dbEmails: string[] = [];
+  constructor(
+    private readonly count: number,
+    private readonly database: TenantConnection,
+  ) {}
+
+  get seated(): number {
+    return Math.min(this.#next, this.count);
+  }
+
+  seat(connection: TenantConnection, email: string, name: string, created_at: string): void {
+    this.#next++;
+    if (this.#next > this.count) return;
+    connection.users.set(email.toLowerCase(), { user_id: ordinaryUserId(this.#next), email, name, created_at });
+    if (connection === this.database) this.dbEmails.push(email);
+  }
+}
+
+function makeConnections(
+  rng: Random,
+  seats: (db: TenantConnection) => UserSeats,
+): {
+  connections: TenantConnection[];
+  seated: UserSeats;
+} {
   const db: TenantConnection = {
     id: `con_${rng.id(16)}`,
     name: 'Username-Password-Authentication',
@@ -353,18 +394,15 @@ function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmai
     isDatabase: true,
     users: new Map(),
   };
-  const emails: string[] = [];
-  const addUser = (email: string, name: string) => {
-    emails.push(email);
-    db.users.set(email.toLowerCase(), {
-      user_id: `db|${rng.hex(24)}`,
-      email,
-      name,
-      created_at: isoBefore(rng, 500),
-    });
+  const seated = seats(db);
+  const addUser = (connection: TenantConnection, email: string, name: string) => {
+    // Drawn and unused since users became one set (their ids are `ordinaryUserId`): keeps later ids what they were.
+    rng.hex(24);
+    seated.seat(connection, email, name, isoBefore(rng, 500));
   };
-  for (const [email, name] of NAMED_DB_USERS) addUser(email, name);
-  for (let i = 1; i <= 30; i++) addUser(`user${String(i).padStart(4, '0')}@example.com`, `User ${i}`);
+  for (const [email, name] of NAMED_DB_USERS) addUser(db, email, name);
+  for (let i = 1; i <= FIRST_GENERIC_USERS; i++)
+    addUser(db, `user${String(i).padStart(4, '0')}@example.com`, `User ${i}`);
   const staff: TenantConnection = {
     id: `con_${rng.id(16)}`,
     name: 'Staff-Database',
@@ -373,12 +411,7 @@ function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmai
     isDatabase: true,
     users: new Map(),
   };
-  staff.users.set('ops@example.com', {
-    user_id: `db|${rng.hex(24)}`,
-    email: 'ops@example.com',
-    name: 'Ops',
-    created_at: isoBefore(rng, 500),
-  });
+  addUser(staff, 'ops@example.com', 'Ops');
   const oidc: TenantConnection = {
     id: `con_${rng.id(16)}`,
     name: 'Corporate-OIDC',
@@ -395,11 +428,13 @@ function makeConnections(rng: Random): { connections: TenantConnection[]; dbEmai
     isDatabase: false,
     users: new Map(),
   };
-  return { connections: [db, staff, oidc, google], dbEmails: emails };
+  return { connections: [db, staff, oidc, google], seated };
 }
 
 /** The address two database connections hold, as on a tenant where a person signed up twice. */
 export const SHARED_EMAIL = 'alice@example.com';
+/** The bulk user's address (`users find` gives its id, as for every user). */
+export const BULK_USER_EMAIL = 'bulk@example.com';
 /** How many connections the tenant has in all: more than one page of 50, so `--all` follows a checkpoint. */
 export const CONNECTION_COUNT = 60;
 const EXTRA_STRATEGIES = ['samlp', 'oidc', 'waad', 'okta', 'google-apps', 'adfs', 'auth0'];
@@ -408,15 +443,12 @@ const EXTRA_STRATEGIES = ['samlp', 'oidc', 'waad', 'okta', 'google-apps', 'adfs'
  * The rest of the tenant's connections, and a second user with the shared address in Staff-Database. Drawn from a
  * stream of their own, so the ids of everything seeded before them stay what they were.
  */
-function addMoreConnections(seed: number, connections: TenantConnection[]): void {
+function addMoreConnections(seed: number, connections: TenantConnection[], seated: UserSeats): void {
   const rng = new Random(seed, 13);
   const orgs = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark', 'wayne', 'tyrell', 'soylent', 'wonka'];
-  connections[1]?.users.set(SHARED_EMAIL, {
-    user_id: `db|${rng.hex(24)}`,
-    email: SHARED_EMAIL,
-    name: 'Alice (staff)',
-    created_at: isoBefore(rng, 500),
-  });
+  const staff = connections[1] as TenantConnection;
+  rng.hex(24); // drawn and unused, as in makeConnections
+  seated.seat(staff, SHARED_EMAIL, 'Alice (staff)', isoBefore(rng, 500));
   for (let i = connections.length + 1; i <= CONNECTION_COUNT; i++) {
     const strategy = rng.pick(EXTRA_STRATEGIES);
     const org = rng.pick(orgs);
@@ -432,6 +464,26 @@ function addMoreConnections(seed: number, connections: TenantConnection[]): void
   }
 }
 
+/**
+ * The ordinary users past the named ones (`--users` above 36) in the database connection, and the bulk user's
+ * address: from a stream of their own, so that everything seeded before stays what it was.
+ */
+function addRemainingUsers(seed: number, database: TenantConnection, seated: UserSeats, count: number): void {
+  const rng = new Random(seed, 17);
+  for (let i = FIRST_GENERIC_USERS + 1; seated.seated < count; i++) {
+    seated.seat(database, `user${String(i).padStart(4, '0')}@example.com`, `User ${i}`, isoBefore(rng, 500));
+  }
+  database.users.set(BULK_USER_EMAIL, {
+    user_id: BULK_USER_ID,
+    email: BULK_USER_EMAIL,
+    name: 'Bulk User',
+    created_at: isoBefore(rng, 500),
+  });
+}
+
+/** The user with `--permissions` permissions. */
+const BULK_USER_ID = 'db|user-bulk';
+
 /** Everything the emulator serves, as a pure function of the options. Called again on reset. */
 export function makeSeedData(options: SeedOptions): SeedData {
   const rng = new Random(options.seed, 1);
@@ -441,7 +493,7 @@ export function makeSeedData(options: SeedOptions): SeedData {
   const userIds: string[] = [];
   const hostilePermissionName = 'impersonate:users';
   for (let u = 1; u <= Math.max(1, options.users); u++) {
-    const userId = `db|user-${String(u).padStart(4, '0')}`;
+    const userId = ordinaryUserId(u);
     userIds.push(userId);
     const direct: Array<[number, number]> = [];
     for (let s = 0; s < RESOURCE_SERVERS.length; s++) {
@@ -467,11 +519,13 @@ export function makeSeedData(options: SeedOptions): SeedData {
     }
     permissions.set(userId, entries);
   }
-  const bulkUserId = 'db|user-bulk';
+  const bulkUserId = BULK_USER_ID;
   permissions.set(bulkUserId, makeBulkPermissions(rng, options.permissions, roles));
   const provisionings = makeProvisionings(rng, options.provisionings);
-  const { connections, dbEmails } = makeConnections(rng);
-  addMoreConnections(options.seed, connections);
+  const users = Math.max(1, options.users);
+  const { connections, seated } = makeConnections(rng, (db) => new UserSeats(users, db));
+  addMoreConnections(options.seed, connections, seated);
+  addRemainingUsers(options.seed, connections[0] as TenantConnection, seated, users);
   const byAction = (action: string) => policies.find((p) => p.configuration.action === action)?.id ?? '';
   return {
     policies: new Map(policies.map((p) => [p.id, p])),
@@ -491,7 +545,7 @@ export function makeSeedData(options: SeedOptions): SeedData {
       userIds,
       databaseConnectionId: connections[0]?.id ?? '',
       nonDatabaseConnectionId: connections[2]?.id ?? '',
-      databaseUserEmails: dbEmails,
+      databaseUserEmails: seated.dbEmails,
       sharedEmail: SHARED_EMAIL,
       connectionIds: connections.map((c) => c.id),
       hostileProvisioningConnectionId: provisionings.hostileId,

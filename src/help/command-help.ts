@@ -102,6 +102,7 @@ export function addCommandHelp(program: SvcadmCommand): void {
     });
   program.addHelpText('afterAll', ({ command }) => {
     if (command === program) return '';
-    return command.commands.length ? groupExamples(command) : environmentSection(command);
+    const group = command.commands.length > 0 && !(command instanceof SvcadmCommand && command.runsItself);
+    return group ? groupExamples(command) : environmentSection(command);
   });
 }

@@ -206,7 +206,8 @@ describe('svcadm commands', () => {
 
 describe('svcadm commands --json: what a script or an agent must know before running a command', () => {
   it('marks the commands that change data and those that never return by themselves', async () => {
-    const all = entries((await catalog()).commands).filter((e) => e.commands.length === 0);
+    // `emulator` has subcommands (trigger, fault, reset) and runs by itself too: its own options say so.
+    const all = entries((await catalog()).commands).filter((e) => e.commands.length === 0 || e.options.length > 0);
     const marked = (key: 'destructive' | 'streaming') =>
       all
         .filter((e) => e[key])
@@ -261,6 +262,8 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'clock_skew',
       'wait_too_long',
       'output_failed',
+      'not_an_emulator',
+      'control_disabled',
       'interrupted',
       'terminated',
       'hung_up',

@@ -328,5 +328,35 @@ describe('svcadm emulator: running', () => {
     expect(result.stdout).toContain(
       '\nUse it from another shell (or start it with --print-env to use it from this one):\n',
     );
+    expect(result.stdout).not.toContain('Control API');
+  });
+
+  it('with --control, the banner ends with the control API and the commands that drive it', async () => {
+    const interrupt = new AbortController();
+    let resolveBanner: () => void = () => {};
+    const banner = new Promise<void>((resolve) => {
+      resolveBanner = resolve;
+    });
+    let stdout = '';
+    const running = runCli(['emulator', '--port', '0', '--event-rate', '0', '--control'], {
+      interrupt: interrupt.signal,
+      onStdout: (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('emulator reset')) resolveBanner();
+      },
+    });
+    await banner;
+    interrupt.abort();
+    const result = await running;
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(result.stdout)?.[1] ?? '';
+    expect(result.stdout.slice(result.stdout.indexOf('Control API'))).toBe(
+      [
+        `Control API: ${url}/__emulator/ (svcadm emulator --help lists it); from a shell using this emulator:`,
+        '  svcadm emulator trigger user.created --count 3',
+        '  svcadm emulator fault /rate-limit-policies --status 503',
+        '  svcadm emulator reset',
+        '',
+      ].join('\n'),
+    );
   });
 });

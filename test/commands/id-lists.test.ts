@@ -230,19 +230,19 @@ describe('svcadm users find (issue 18 item 8)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        'USER ID                      CONNECTION                        NAME           CREATED (UTC)',
-        'db|9cb83317508486f19c6da88f  Username-Password-Authentication  Alice Example  2025-02-24 07:07 (101d ago)',
-        'db|5e1820274103e3b3c8191bff  Staff-Database                    Alice (staff)  2024-07-27 05:16 (313d ago)',
+        'USER ID       CONNECTION                        NAME           CREATED (UTC)',
+        'db|user-0001  Username-Password-Authentication  Alice Example  2025-02-24 07:07 (101d ago)',
+        'db|user-0036  Staff-Database                    Alice (staff)  2024-07-27 05:16 (313d ago)',
         '',
       ].join('\n'),
     );
     expect(r.stderr).toBe('');
-    const narrow = await table(['users', 'find', '--email', emu.fixtures.sharedEmail], 60);
+    const narrow = await table(['users', 'find', '--email', emu.fixtures.sharedEmail], 50);
     expect(narrow.stdout).toBe(
       [
-        'USER ID                      CONNECTION',
-        'db|9cb83317508486f19c6da88f  Username-Password-Authentication',
-        'db|5e1820274103e3b3c8191bff  Staff-Database',
+        'USER ID       CONNECTION',
+        'db|user-0001  Username-Password-Authentication',
+        'db|user-0036  Staff-Database',
         '',
       ].join('\n'),
     );

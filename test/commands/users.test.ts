@@ -577,3 +577,30 @@ describe('summarizeSources', () => {
     expect(summarizeSources({ weird: true })).toBe('{"weird":true}');
   });
 });
+
+describe('find the id, then act on it (issue 29 point 2): one set of users in the emulator', () => {
+  const idsOf = async (email: string): Promise<string[]> => {
+    const r = await runCli(['users', 'find', '--email', email, '--query', '[].user_id'], { env });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    return JSON.parse(r.stdout) as string[];
+  };
+
+  it('every id users find prints is a user whose permissions list', async () => {
+    expect(await idsOf('alice@example.com')).toEqual(['db|user-0001', 'db|user-0036']);
+    for (const email of [...emu.fixtures.databaseUserEmails, 'ops@example.com', 'bulk@example.com']) {
+      for (const id of await idsOf(email)) {
+        const r = await runCli(['users', 'permissions', id, '--per-page', '1', '-o', 'json'], { env });
+        expect([email, id, r.code]).toEqual([email, id, 0]);
+      }
+    }
+  });
+
+  it('a user deleted from its connection is gone from the permissions too', async () => {
+    const [id = ''] = await idsOf('bob+ci@example.com');
+    expect((await runCli(['users', 'permissions', id, '-o', 'json'], { env })).code).toBe(0);
+    const del = ['connections', 'delete-user', emu.fixtures.databaseConnectionId, '--email', 'bob+ci@example.com'];
+    expect((await runCli([...del, '--yes', '-o', 'json'], { env })).code).toBe(0);
+    const r = await runCli(['users', 'permissions', id], { env });
+    expect([r.code, r.stdout]).toEqual([5, '']);
+  });
+});

@@ -70,6 +70,24 @@ describe('tests that need a program', () => {
     });
   });
 
+  it('are listed by file and title at the end of the run (the reporter vitest.config.ts adds to npm test)', async () => {
+    const reporter = join(ROOT, 'test', 'helpers', 'skipped-reporter.ts');
+    const { stdout } = await run(
+      process.execPath,
+      [VITEST, 'run', '--root', FIXTURE, '--reporter=default', `--reporter=${reporter}`],
+      { cwd: FIXTURE, env: { HOME: process.env.HOME ?? tmpdir(), PATH: shadowPath(), NO_COLOR: '1' } },
+    );
+    expect(stdout.slice(stdout.indexOf('\nSkipped tests'))).toBe(
+      [
+        '',
+        'Skipped tests (2):',
+        '  needs-shells.fixture.ts > runs zsh [skipped: zsh is not on PATH (apt-get install -y zsh)]',
+        '  needs-shells.fixture.ts > runs fish [skipped: fish is not on PATH (apt-get install -y fish)]',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('fail the run, naming it, with SVCADM_TEST_REQUIRE_ALL=1 (as .ci/run sets)', async () => {
     const outcome = await runFixture({ PATH: shadowPath(), SVCADM_TEST_REQUIRE_ALL: '1' });
     expect(outcome.code).toBe(1);

@@ -479,7 +479,7 @@ describe('the lists that give ids', () => {
     expect(r.structuredContent).toEqual({
       users: [
         {
-          user_id: 'db|9cb83317508486f19c6da88f',
+          user_id: 'db|user-0001',
           email: 'alice@example.com',
           email_verified: true,
           name: 'Alice Example',
@@ -487,7 +487,7 @@ describe('the lists that give ids', () => {
             {
               connection: 'Username-Password-Authentication',
               provider: 'auth0',
-              user_id: '9cb83317508486f19c6da88f',
+              user_id: 'user-0001',
               isSocial: false,
             },
           ],
@@ -495,13 +495,11 @@ describe('the lists that give ids', () => {
           updated_at: '2025-02-24T07:07:22.000Z',
         },
         {
-          user_id: 'db|5e1820274103e3b3c8191bff',
+          user_id: 'db|user-0036',
           email: 'alice@example.com',
           email_verified: true,
           name: 'Alice (staff)',
-          identities: [
-            { connection: 'Staff-Database', provider: 'auth0', user_id: '5e1820274103e3b3c8191bff', isSocial: false },
-          ],
+          identities: [{ connection: 'Staff-Database', provider: 'auth0', user_id: 'user-0036', isSocial: false }],
           created_at: '2024-07-27T05:16:25.000Z',
           updated_at: '2024-07-27T05:16:25.000Z',
         },

@@ -57,7 +57,9 @@ function invocations(): Record<string, string[][]> {
       ['connections', 'delete-user', f.databaseConnectionId, '--email', 'nobody@example.com', '--yes', '-o', 'json'],
     ],
     api: [['api', `/rate-limit-policies/${f.policyIds[0] ?? ''}`]],
-    emulator: [['emulator', '--help']],
+    'emulator trigger': [['emulator', 'trigger', 'user.created', '-o', 'json']],
+    'emulator fault': [['emulator', 'fault', '/nothing-here', '--status', '503', '-o', 'json']],
+    'emulator reset': [['emulator', 'reset', '--faults', '-o', 'json']],
     completion: [
       ['completion', 'bash'],
       ['completion', 'zsh'],

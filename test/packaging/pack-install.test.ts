@@ -34,6 +34,8 @@ function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 let packedFiles: string[] = [];
+/** The `npm warn` lines of the install. */
+let installWarnings: string[] = [];
 let emulator: ChildProcess | undefined;
 
 beforeAll(async () => {
@@ -48,7 +50,7 @@ beforeAll(async () => {
   const [pack] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
   packedFiles = pack.files.map((f) => f.path).sort();
   mkdirSync(prefix);
-  await run(
+  const install = await run(
     'npm',
     [
       'install',
@@ -60,8 +62,9 @@ beforeAll(async () => {
       prefix,
       join(work, pack.filename),
     ],
-    { cwd: work, env: npmEnv() },
+    { cwd: work, env: { ...npmEnv(), npm_config_loglevel: 'warn' } },
   );
+  installWarnings = install.stderr.split('\n').filter((line) => line.startsWith('npm warn'));
 }, 120_000);
 
 afterAll(async () => {
@@ -71,6 +74,23 @@ afterAll(async () => {
     await exited;
   }
   rmSync(work, { recursive: true, force: true });
+});
+
+describe('npm install of the tarball', () => {
+  it("warns of nothing but npm 11's allowScripts note on `prepare`, which the README explains", () => {
+    // npm 11.19+: "npm warn install-scripts … svcadm@x (prepare: npm run build)"; npm 10: nothing.
+    const others = installWarnings.filter(
+      (line) =>
+        !/^npm warn install-scripts( |$)/.test(line) ||
+        (/^npm warn install-scripts {3}\S/.test(line) &&
+          !/^npm warn install-scripts {3}svcadm@[\d.]+ \(prepare: npm run build\)$/.test(line)),
+    );
+    expect(others).toEqual([]);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    if (installWarnings.length > 0) {
+      expect(readme).toContain(`covered by allowScripts: svcadm@${version} (prepare: npm run build)`);
+    }
+  });
 });
 
 describe('npm pack', () => {

@@ -11,7 +11,8 @@ import {
 } from '../../emulator/limits.js';
 import type { EmulatorOptions } from '../../emulator/options.js';
 import { UsageError } from '../../errors.js';
-import { parseDuration } from '../../util/duration.js';
+import { type EventType, isEventType, suggestEventTypes } from '../../spec/event-types.js';
+import { parseDuration, parseIntegerOption } from '../../util/duration.js';
 
 /** The port `svcadm emulator` listens on unless told otherwise (0 picks a free one). */
 export const DEFAULT_EMULATOR_PORT = LIMITS.port.commandDefault;
@@ -91,4 +92,72 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
 export interface EmulatorCommand {
   flags: EmulatorFlags;
   options: EmulatorOptions;
+}
+
+/** The most events one `emulator trigger` emits (the control API takes up to 100,000; the answer lists each offset). */
+export const TRIGGER_COUNT_MAX = 10_000;
+/** The most requests one `emulator fault` fails. */
+export const FAULT_COUNT_MAX = 100_000;
+/** The longest `Retry-After` a fault sends, in seconds (a day). */
+export const RETRY_AFTER_MAX = 86_400;
+const FAULT_PATH_MAX = 1000;
+
+/** `emulator trigger <event-type> [--count n]`. */
+export interface TriggerOptions {
+  type: EventType;
+  count: number;
+}
+
+/** `emulator trigger`'s line -> what to emit; a type that is not one of the 25 is a usage error with a suggestion. */
+export function parseTriggerOptions(type: string, raw: { count?: string }): TriggerOptions {
+  const name = type.trim();
+  if (!isEventType(name)) {
+    const suggestion = suggestEventTypes(name);
+    throw new UsageError(
+      `unknown event type '${name}'${suggestion && !suggestion.includes(',') ? ` (did you mean ${suggestion}?)` : ''}`,
+      "run 'svcadm emulator trigger --help' for the 25 event types",
+    );
+  }
+  const count = raw.count === undefined ? 1 : parseIntegerOption(raw.count, '--count', 1, TRIGGER_COUNT_MAX);
+  return { type: name, count };
+}
+
+/** `emulator fault <path> --status <code> [--count n] [--retry-after s]`: the body of `POST /__emulator/faults`. */
+export interface FaultOptions {
+  path: string;
+  status: number;
+  count: number;
+  retryAfter?: number;
+}
+
+export interface FaultRaw {
+  status?: string;
+  count?: string;
+  retryAfter?: string;
+}
+
+/** `emulator fault`'s line -> the fault to add; every value checked here, so a bad one sends nothing (exit 2). */
+export function parseFaultOptions(path: string, raw: FaultRaw): FaultOptions {
+  if (!path.startsWith('/')) {
+    throw new UsageError(`the path must start with /, got '${path}'`, 'e.g. /rate-limit-policies or /api/v2/users');
+  }
+  if (path.length > FAULT_PATH_MAX) throw new UsageError(`the path must be at most ${FAULT_PATH_MAX} characters`);
+  if (/[\s?#\p{Cc}]/u.test(path)) {
+    throw new UsageError('the path is a path prefix: no spaces, control characters, query (?) or fragment (#)');
+  }
+  if (raw.status === undefined) throw new UsageError('--status is required: the HTTP status the requests fail with');
+  const out: FaultOptions = {
+    path,
+    status: parseIntegerOption(raw.status, '--status', 400, 599),
+    count: raw.count === undefined ? 1 : parseIntegerOption(raw.count, '--count', 1, FAULT_COUNT_MAX),
+  };
+  if (raw.retryAfter !== undefined) {
+    out.retryAfter = parseIntegerOption(raw.retryAfter, '--retry-after', 0, RETRY_AFTER_MAX);
+  }
+  return out;
+}
+
+/** `emulator reset [--faults]`: the whole tenant back to its seed, or only its queued faults cleared. */
+export interface ResetOptions {
+  faultsOnly: boolean;
 }

@@ -1,8 +1,20 @@
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions, Invocation } from '../../cli/host.js';
+import { controlApiText } from '../../emulator/control-routes.js';
 import { ENV_SHELLS } from '../../emulator/env-lines.js';
 import { formatLimitValue, LIMITS, type Limit, UNKNOWN_USER_DELETE } from '../../emulator/limits.js';
-import { type EmulatorFlags, FLAGGED_LIMITS, parseEmulatorFlags } from './options.js';
+import { EVENT_TYPES } from '../../spec/event-types.js';
+import {
+  type EmulatorFlags,
+  FAULT_COUNT_MAX,
+  type FaultRaw,
+  FLAGGED_LIMITS,
+  parseEmulatorFlags,
+  parseFaultOptions,
+  parseTriggerOptions,
+  RETRY_AFTER_MAX,
+  TRIGGER_COUNT_MAX,
+} from './options.js';
 import type * as Run from './run.js';
 
 function placeholder(limit: Limit): string {
@@ -50,7 +62,9 @@ export function registerEmulatorCommand(program: SvcadmCommand, actions: GroupAc
     )
     .addHelpText(
       'after',
-      `\nDurations (${FLAGGED_LIMITS.filter((f) => f.limit.unit === 'ms')
+      `\nControl API (with --control; JSON in and out; what emulator trigger, fault and reset call):\n${controlApiText()}\n\nDurations (${FLAGGED_LIMITS.filter(
+        (f) => f.limit.unit === 'ms',
+      )
         .map((f) => f.flag)
         .join(', ')}): 250 is milliseconds; 2s, 5m and 1h work too.\n${examples(
         'svcadm emulator',
@@ -64,6 +78,63 @@ export function registerEmulatorCommand(program: SvcadmCommand, actions: GroupAc
       actions.run('runEmulatorCommand', (_args: [], flags: EmulatorFlags, inv: Invocation) => ({
         flags,
         options: parseEmulatorFlags({ ...flags, clientSecret: inv.globals.credentials.clientSecret }),
+      })),
+    );
+  registerEmulatorTools(command, actions);
+}
+
+const TOOL_NOTE =
+  'Drives the emulator the active tenant names (the current profile, SVCADM_DOMAIN, --domain or -p), which must be\nan svcadm emulator on this machine started with --control; it calls its control API (svcadm emulator --help).';
+
+/** `emulator trigger|fault|reset`: thin clients of a running emulator's control API. */
+function registerEmulatorTools(emulator: SvcadmCommand, actions: GroupActions<typeof Run>): void {
+  emulator
+    .command('trigger')
+    .description('make the running emulator emit events now (POST /__emulator/events)')
+    .argument('<event-type>', 'one of the 25 event types, e.g. user.created')
+    .option('--count <n>', `how many events, 1 to ${TRIGGER_COUNT_MAX} (default 1)`)
+    .completesArgument({ kind: 'choices', values: EVENT_TYPES })
+    .addHelpText(
+      'after',
+      `\n${TOOL_NOTE}\nEvent types: ${EVENT_TYPES.join(', ')}.${examples(
+        'svcadm emulator trigger user.created',
+        'svcadm emulator trigger organization.member.added --count 20',
+      )}`,
+    )
+    .action(
+      actions.run('runEmulatorTrigger', ([type]: [string], opts: { count?: string }) =>
+        parseTriggerOptions(type, opts),
+      ),
+    );
+  emulator
+    .command('fault')
+    .description('make the next requests under a path fail with a status (POST /__emulator/faults)')
+    .argument('<path>', 'path prefix, e.g. /rate-limit-policies (also matches /api/v2/rate-limit-policies/…)')
+    .option('--status <code>', 'the HTTP status to answer, 400 to 599 (required)')
+    .option('--count <n>', `how many requests fail, 1 to ${FAULT_COUNT_MAX} (default 1)`)
+    .option('--retry-after <s>', `send Retry-After: <s> seconds, 0 to ${RETRY_AFTER_MAX}`)
+    .addHelpText(
+      'after',
+      `\n${TOOL_NOTE}\nFaults are used up in the order they were added; svcadm emulator reset --faults clears them.${examples(
+        'svcadm emulator fault /rate-limit-policies --status 503',
+        'svcadm emulator fault /users --status 429 --count 3 --retry-after 2',
+      )}`,
+    )
+    .action(actions.run('runEmulatorFault', ([path]: [string], opts: FaultRaw) => parseFaultOptions(path, opts)));
+  emulator
+    .command('reset')
+    .description('put the running emulator back to its seed, or clear its faults (POST /__emulator/reset)')
+    .option('--faults', 'only clear the queued faults (DELETE /__emulator/faults)')
+    .addHelpText(
+      'after',
+      `\n${TOOL_NOTE}\nWithout --faults: the data, faults, settings, request log and client keys go back to what the\nemulator started with; its secrets and the events already emitted stay.${examples(
+        'svcadm emulator reset --faults',
+        'svcadm emulator reset',
+      )}`,
+    )
+    .action(
+      actions.run('runEmulatorReset', (_args: [], opts: { faults?: boolean }) => ({
+        faultsOnly: opts.faults === true,
       })),
     );
 }

@@ -6,7 +6,8 @@ import type { EmulatorOptions } from '../../emulator/options.js';
 import type { BackgroundEmulator, RunningEmulator } from '../../emulator/server.js';
 import { CliError, interruption, UsageError } from '../../errors.js';
 import { shellWord } from '../../util/shell-word.js';
-import type { EmulatorCommand } from './options.js';
+import type { EmulatorCommand, FaultOptions, ResetOptions, TriggerOptions } from './options.js';
+import { control, emulatorOfTenant } from './tools.js';
 
 export async function runEmulatorCommand(inv: Invocation, { flags, options }: EmulatorCommand): Promise<void> {
   if (typeof flags.clientPublicKey === 'string') {
@@ -142,6 +143,76 @@ function humanBanner(emulator: RunningEmulator, options: EmulatorOptions): strin
     '',
     `Bulk user: ${shellWord(f.bulkUserId)}   non-database connection: ${f.nonDatabaseConnectionId}`,
   ];
-  if (options.control === true) lines.push(`Control API: ${emulator.url}/__emulator/`);
+  if (options.control === true) {
+    lines.push(
+      `Control API: ${emulator.url}/__emulator/ (svcadm emulator --help lists it); from a shell using this emulator:`,
+      '  svcadm emulator trigger user.created --count 3',
+      '  svcadm emulator fault /rate-limit-policies --status 503',
+      '  svcadm emulator reset',
+    );
+  }
   return `${lines.join('\n')}\n`;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `emulator trigger`: `POST /__emulator/events`; prints what was emitted and how to see it. */
+export async function runEmulatorTrigger(inv: Invocation, opts: TriggerOptions): Promise<void> {
+  const target = emulatorOfTenant(inv);
+  const answer = await control(inv, target, 'POST', '/events', { type: opts.type, count: opts.count }, (body) =>
+    isRecord(body) &&
+    typeof body.before === 'string' &&
+    Array.isArray(body.offsets) &&
+    body.offsets.length === opts.count &&
+    body.offsets.every((o) => typeof o === 'string')
+      ? { before: body.before, offsets: body.offsets as string[] }
+      : undefined,
+  );
+  const events = `${opts.count} ${opts.type} ${opts.count === 1 ? 'event' : 'events'}`;
+  const see = inv.paste(['events', 'tail', '--from', answer.before, '--max-events', String(opts.count)]);
+  await inv.out.result(
+    { emulator: target.origin, type: opts.type, count: opts.count, before: answer.before, offsets: answer.offsets },
+    { text: `Emitted ${events} at the emulator ${target.origin}.\n`, notices: [`See them: ${see}`] },
+  );
+}
+
+/** `emulator fault`: `POST /__emulator/faults`; prints the fault as queued. */
+export async function runEmulatorFault(inv: Invocation, opts: FaultOptions): Promise<void> {
+  const target = emulatorOfTenant(inv);
+  const fault = await control(inv, target, 'POST', '/faults', { ...opts, kind: 'status' }, (body) =>
+    isRecord(body) && isRecord(body.fault) && typeof body.fault.id === 'number' ? body.fault : undefined,
+  );
+  const requests = opts.count === 1 ? 'the next request' : `the next ${opts.count} requests`;
+  const retry = opts.retryAfter === undefined ? '' : ` with Retry-After: ${opts.retryAfter}`;
+  await inv.out.result(
+    { emulator: target.origin, fault },
+    {
+      text: `Fault ${fault.id}: ${requests} under ${opts.path} will answer ${opts.status}${retry} (emulator ${target.origin}).\n`,
+      notices: [`Clear it: ${inv.paste(['emulator', 'reset', '--faults'])}`],
+    },
+  );
+}
+
+/** `emulator reset`: `POST /__emulator/reset` (everything back to the seed) or `DELETE /__emulator/faults`. */
+export async function runEmulatorReset(inv: Invocation, opts: ResetOptions): Promise<void> {
+  const target = emulatorOfTenant(inv);
+  if (opts.faultsOnly) {
+    await control(inv, target, 'DELETE', '/faults', undefined, (body) =>
+      isRecord(body) && body.cleared === true ? true : undefined,
+    );
+    await inv.out.result(
+      { emulator: target.origin, cleared: 'faults' },
+      { text: `Cleared the queued faults of the emulator ${target.origin}.\n` },
+    );
+    return;
+  }
+  await control(inv, target, 'POST', '/reset', undefined, (body) =>
+    isRecord(body) && body.reset === true ? true : undefined,
+  );
+  await inv.out.result(
+    { emulator: target.origin, reset: true },
+    {
+      text: `The emulator ${target.origin} is back to its seed: data, faults, settings, request log, client keys.\n`,
+    },
+  );
 }
