@@ -10,7 +10,7 @@ let emu: TestEmulator;
 let env: Record<string, string>;
 withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' }, emulator: { eventRate: 0 } });
 
-const ALICE_ID = 'db|9cb83317508486f19c6da88f';
+const ALICE_ID = 'db|user-0001';
 const db = () => emu.fixtures.databaseConnectionId;
 const writes = async () => (await emu.requests()).requests.filter((q) => q.method === 'DELETE');
 
