@@ -108,6 +108,8 @@ export interface EventLineOptions {
   typeWidth: number;
   /** Now, for the day heading's "(today)". */
   now(): number;
+  /** The day headings (not with --no-headers). */
+  headings?: boolean | undefined;
 }
 
 /**
@@ -125,7 +127,7 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
   return (row, width) => {
     typeWidth = Math.min(options.typeWidth, Math.max(typeWidth, displayWidth(row.type)));
     let out = '';
-    if (row.time !== undefined) {
+    if (row.time !== undefined && options.headings !== false) {
       const day = utcDay(row.time);
       if (day !== lastDay) {
         lastDay = day;

@@ -177,6 +177,8 @@ Environment:
                                      progress)
   SVCADM_AGENT                       agent mode: 1 on, 0 off
                                      (see the README)
+  SVCADM_ACCESSIBLE                  accessible mode: 1 on
+                                     (same as --accessible)
 `,
     });
   });
@@ -222,6 +224,8 @@ Environment:
   NO_COLOR, FORCE_COLOR, TERM, CI    colour and progress lines (TERM=dumb:
                                      neither; CI: no progress)
   SVCADM_AGENT                       agent mode: 1 on, 0 off (see the README)
+  SVCADM_ACCESSIBLE                  accessible mode: 1 on (same as
+                                     --accessible)
 `,
     });
   });
@@ -260,6 +264,7 @@ Environment:
   SVCADM_CONFIG_DIR                  folder of the profile store and token cache
   NO_COLOR, FORCE_COLOR, TERM, CI    colour and progress lines (TERM=dumb: neither; CI: no progress)
   SVCADM_AGENT                       agent mode: 1 on, 0 off (see the README)
+  SVCADM_ACCESSIBLE                  accessible mode: 1 on (same as --accessible)
 `,
     });
   });
@@ -304,8 +309,7 @@ resume with: svcadm -p demo events tail --from cur_0004
     expect(await tail(60)).toEqual({
       live: `
 ── 2025-06-04 UTC ──
-22:58:01  user.created
-          evt_AbCdEfGh00000001  ada@example.com (Ada Lovel…
+22:58:01  user.created  evt_AbCdEfGh00000001  ada@example.…
 23:40:12  organization.member.role.assigned
           evt_AbCdEfGh00000002  acme · grace@example.com ·…
 ── 2025-06-05 UTC (today) ──
@@ -325,7 +329,7 @@ p pause · / filter · t type · i inspect · q quit
     expect(await tail(80)).toEqual({
       live: `
 ── 2025-06-04 UTC ──
-22:58:01  user.created                       evt_AbCdEfGh00000001  ada@example…
+22:58:01  user.created  evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)
 23:40:12  organization.member.role.assigned  evt_AbCdEfGh00000002  acme · grac…
 ── 2025-06-05 UTC (today) ──
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-O…
@@ -335,7 +339,7 @@ p pause · / filter · t type · i inspect · q quit
 `,
       stopped: `
 ── 2025-06-04 UTC ──
-22:58:01  user.created                       evt_AbCdEfGh00000001  ada@example…
+22:58:01  user.created  evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)
 23:40:12  organization.member.role.assigned  evt_AbCdEfGh00000002  acme · grac…
 ── 2025-06-05 UTC (today) ──
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-O…
@@ -356,7 +360,7 @@ resume with: svcadm -p demo events tail --from cur_0004
     expect(await tail(120)).toEqual({
       live: `
 ── 2025-06-04 UTC ──
-22:58:01  user.created                       evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)
+22:58:01  user.created  evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)
 23:40:12  organization.member.role.assigned  evt_AbCdEfGh00000002  acme · grace@example.com · Order Manager
 ── 2025-06-05 UTC (today) ──
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-OIDC (oidc)
@@ -366,7 +370,7 @@ p pause · / filter · t type · i inspect · q quit
 `,
       stopped: `
 ── 2025-06-04 UTC ──
-22:58:01  user.created                       evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)
+22:58:01  user.created  evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)
 23:40:12  organization.member.role.assigned  evt_AbCdEfGh00000002  acme · grace@example.com · Order Manager
 ── 2025-06-05 UTC (today) ──
 08:02:44  connection.updated                 evt_AbCdEfGh00000003  Corporate-OIDC (oidc)
@@ -396,8 +400,7 @@ resume with: svcadm -p demo events tail --from cur_0004
       );
       expect(screen(resized)).toBe(`
 ── 2025-06-04 UTC ──
-22:58:01  user.created
-          evt_AbCdEfGh00000001  ada@example.com (Ada Lovel…
+22:58:01  user.created  evt_AbCdEfGh00000001  ada@example.…
 23:40:12  organization.member.role.assigned
           evt_AbCdEfGh00000002  acme · grace@example.com ·…
 ── 2025-06-05 UTC (today) ──
