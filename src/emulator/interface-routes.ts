@@ -146,7 +146,7 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
       },
     });
   }
-  sendEmpty(call.res, 204, call.headers);
+  sendEmpty(call.res, state.settings.deleteUserStatus ?? 204, call.headers);
 }
 
 const FROM_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

@@ -15,7 +15,7 @@ withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
 const at = () => new VirtualClock(Date.parse(SCREEN_NOW));
 
 describe('-o wide', () => {
-  it('shows every column, the wide-only ones too, and cuts nothing, whatever the width', async () => {
+  it('shows every column, the wide-only ones too (SYNC GROUPS among them), and cuts nothing, whatever the width', async () => {
     const tenant = await startFixtureTenant();
     try {
       const options = { env: { SVCADM_CONFIG_DIR: tenant.configDir(), NO_COLOR: '1' }, clock: at() };
@@ -28,10 +28,10 @@ describe('-o wide', () => {
       expect(narrow.code).toBe(0);
       expect(narrow.stdout).toBe(
         [
-          'CONNECTION                 CONNECTION ID         STRATEGY      LAST SYNC (UTC)             STATUS                                                                     AUTO SYNC  MAPPINGS                    CREATED (UTC)                UPDATED (UTC)',
-          'umbrella-pingfederate-012  con_0a1B2c3D4e5F6g7H  pingfederate  2025-06-02 09:30 (3d ago)   success                                                                    yes        email=mail, family_name=sn  2024-11-20 08:00 (197d ago)  2025-05-01 10:00 (35d ago)',
-          'umbrella-pingfederate-017  con_9z8Y7x6W5v4U3t2S  pingfederate  2025-06-04 23:10 (12h ago)  failed: Directory returned 401: the provisioning credentials were revoked  no         email=mail                  2024-12-01 08:00 (186d ago)  2025-05-20 16:45 (15d ago)',
-          'acme-okta-003              con_Q1w2E3r4T5y6U7i8  okta          2025-06-05 11:20 (40m ago)  in_progress                                                                yes        email=mail                  2023-02-14 12:00 (2y ago)    2025-06-05 11:58 (1m ago)',
+          'CONNECTION                 CONNECTION ID         STRATEGY      LAST SYNC (UTC)             STATUS                                                                     AUTO SYNC  SYNC GROUPS  MAPPINGS                    CREATED (UTC)                UPDATED (UTC)',
+          'umbrella-pingfederate-012  con_0a1B2c3D4e5F6g7H  pingfederate  2025-06-02 09:30 (3d ago)   success                                                                    yes        all          email=mail, family_name=sn  2024-11-20 08:00 (197d ago)  2025-05-01 10:00 (35d ago)',
+          'umbrella-pingfederate-017  con_9z8Y7x6W5v4U3t2S  pingfederate  2025-06-04 23:10 (12h ago)  failed: Directory returned 401: the provisioning credentials were revoked  no         selected     email=mail                  2024-12-01 08:00 (186d ago)  2025-05-20 16:45 (15d ago)',
+          'acme-okta-003              con_Q1w2E3r4T5y6U7i8  okta          2025-06-05 11:20 (40m ago)  in_progress                                                                yes        off          email=mail                  2023-02-14 12:00 (2y ago)    2025-06-05 11:58 (1m ago)',
           '',
         ].join('\n'),
       );
