@@ -301,9 +301,11 @@ export class Printer {
       const { startTailScreen } = await import('./tail-screen.js');
       return startTailScreen(io, view, initial, color, this.#clock);
     }
-    // Off a terminal, on TERM=dumb, or -o wide: lines one after another, cut to the terminal only for `table`.
-    const width = this.#format === 'table' && this.#tty ? (io.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
-    const format = view.lines(color, this.#headers);
+    // Off a terminal, on TERM=dumb, -o wide or accessible mode: lines one after another, cut to the terminal only for
+    // `table` (never in accessible mode: a braille display pans along a line, a cut loses what it would have read).
+    const cut = this.#format === 'table' && this.#tty && !this.#accessible;
+    const width = cut ? (io.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
+    const format = view.lines(color, this.#headers, this.#accessible);
     return plain((items) => io.write(items.map((item) => format(view.row(item), width)).join('')));
   }
 

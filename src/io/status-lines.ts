@@ -11,14 +11,14 @@ export interface StatusLines<S> {
   final(status: S): void;
 }
 
-/** The status line in words: without the state's symbol (`●`), which a screen reader would spell out. */
+/** The status line in words: without the state's symbol (`●`) and the ` · ` separators a screen reader spells out. */
 function words(line: string): string {
-  return line.replace(/^[^\p{L}\p{N}]+/u, '');
+  return line.replace(/^[^\p{L}\p{N}]+/u, '').replaceAll(' · ', ', ');
 }
 
 /** What tells one state from another: the line's first part, without the reconnect countdown. */
 function stateOf(line: string): string {
-  return (line.split(' · ')[0] ?? '').replace(/ in \d+s\b/, '');
+  return (line.split(', ')[0] ?? '').replace(/ in \d+s\b/, '');
 }
 
 /**

@@ -9,9 +9,9 @@ export interface StreamView<I, S, R> {
   row(item: I): R;
   /**
    * A new formatter (it remembers what it printed last, e.g. the day): a row's lines for `width` columns; `headings`
-   * false (--no-headers) leaves out heading lines (the day's).
+   * false (--no-headers) leaves out heading lines (the day's); `words` (accessible mode) says in words what is drawn.
    */
-  lines(color: boolean, headings?: boolean): (row: R, width: number) => string;
+  lines(color: boolean, headings?: boolean, words?: boolean): (row: R, width: number) => string;
   /** The status line of the live view, for `width` columns. */
   status(status: S, width: number, color: boolean): string;
   /** A row's kind (the event type): counted at the end, picked with `t` in the interactive view. */

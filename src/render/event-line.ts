@@ -110,6 +110,11 @@ export interface EventLineOptions {
   now(): number;
   /** The day headings (not with --no-headers). */
   headings?: boolean | undefined;
+  /**
+   * Accessible mode: read aloud a line at a time, so words instead of drawing: `Events of 2025-06-04 UTC:` for the
+   * day heading, commas for the summary's ` · `.
+   */
+  words?: boolean | undefined;
 }
 
 /**
@@ -124,7 +129,8 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
   // As wide as the widest type shown so far, at most the filter's widest: 33 columns for every type would leave the
   // summary little room, though most types are short.
   let typeWidth = 0;
-  return (row, width) => {
+  return (shown, width) => {
+    const row = options.words ? { ...shown, summary: shown.summary.replaceAll(' · ', ', ') } : shown;
     typeWidth = Math.min(options.typeWidth, Math.max(typeWidth, displayWidth(row.type)));
     let out = '';
     if (row.time !== undefined && options.headings !== false) {
@@ -132,7 +138,8 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
       if (day !== lastDay) {
         lastDay = day;
         const today = day === utcDay(options.now()) ? ' (today)' : '';
-        out += `${paint('gray', `── ${day} UTC${today} ──`, color)}\n`;
+        const heading = options.words ? `Events of ${day} UTC${today}:` : `── ${day} UTC${today} ──`;
+        out += `${paint('gray', heading, color)}\n`;
       }
     }
     const room = width - 1;
