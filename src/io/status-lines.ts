@@ -24,7 +24,7 @@ function stateOf(line: string): string {
 /**
  * The status of a stream, for accessible mode, as whole lines: one when the state changes (connected, reconnecting,
  * a new attempt), else one every `STATUS_LINE_MS` of the clock, so that a screen reader is told without being kept
- * talking (docs/decisions/2026-11-25-accessible-mode.md).
+ * talking (docs/decisions/2026-11-26-accessible-mode.md).
  */
 export async function statusLines<I, S, R>(
   view: () => Promise<StreamView<I, S, R>>,
