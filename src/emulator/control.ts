@@ -34,6 +34,7 @@ const SETTING_NAMES: readonly string[] = [
   'unknownUserDeleteStatus',
   'eventsFeature',
   'deleteUserStatus',
+  'permissionSources',
 ];
 
 function isSettingLimit(key: string): key is SettingLimitName {
@@ -48,6 +49,11 @@ export function validateSettings(input: unknown): Partial<EmulatorSettings> | st
     if (key === 'unknownUserDeleteStatus') {
       if (!isUnknownUserDeleteStatus(value)) return `${key} must be ${UNKNOWN_USER_DELETE_STATUSES.join(' or ')}`;
       out.unknownUserDeleteStatus = value;
+      continue;
+    }
+    if (key === 'permissionSources') {
+      if (typeof value !== 'boolean') return `${key} must be true or false`;
+      out.permissionSources = value;
       continue;
     }
     if (key === 'deleteUserStatus') {

@@ -19,6 +19,11 @@ export type EmulatorSettings = { [K in SettingLimitName]: number } & {
    * recorded mock shows (api-notes, round 4: any 2xx is a success).
    */
   deleteUserStatus?: 200 | 204;
+  /**
+   * False: permissions are served without `sources`, as the vendor SDKs' schemas describe them (api-notes, round 4:
+   * `sources` may be absent); default true.
+   */
+  permissionSources?: boolean;
 };
 
 /** The features a tenant's plan may lack; each is on unless the emulator was started without it. */

@@ -58,6 +58,27 @@ describe('a permission without sources', () => {
   });
 });
 
+describe('a permission without sources, from the emulator (permissionSources: false)', () => {
+  it('lists with an empty SOURCE cell; the JSON is as sent, without sources', async () => {
+    await emu.updateSettings({ permissionSources: false });
+    const user = emu.fixtures.userId;
+    const body = await runCli(['users', 'permissions', user, '-o', 'json'], { env });
+    expect(body.code).toBe(0);
+    const items = JSON.parse(body.stdout) as Record<string, unknown>[];
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.some((p) => 'sources' in p)).toBe(false);
+    const table = await runCli(['users', 'permissions', user, '-o', 'wide'], { env });
+    expect(table.code).toBe(0);
+    const [heading, ...rows] = table.stdout.trim().split('\n');
+    const at = heading?.indexOf('SOURCE') ?? -1;
+    expect(at).toBeGreaterThan(0);
+    expect(rows.every((row) => row.slice(at).startsWith('- '))).toBe(true);
+    const all = await runCli(['users', 'permissions', emu.fixtures.bulkUserId, '--all', '-o', 'ndjson'], { env });
+    expect(all.code).toBe(0);
+    expect(all.stdout.split('\n')).toHaveLength(1201);
+  });
+});
+
 describe('users find', () => {
   it('is case-sensitive in the emulator, as the service is, and says so when capitals found nothing', async () => {
     const found = await runCli(['users', 'find', '--email', 'alice@example.com', '-o', 'json'], { env });
