@@ -133,6 +133,20 @@ describe('--no-headers', () => {
     expect(ids.stdout.split('\n')[0]).toMatch(/^rlp_\w+ {2}/);
   });
 
+  it('leaves out the day headings of event lines, and the title of a detail view', async () => {
+    const tail = await runCli(['events', 'tail', '--since', '7d', '--max-events', '3', '-o', 'table', '--no-headers'], {
+      env,
+    });
+    expect(tail.code).toBe(0);
+    const lines = tail.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.every((line) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_/.test(line))).toBe(true);
+    const block = emu.fixtures.policyIdByAction.block;
+    const detail = await runCli(['policies', 'get', block, '-o', 'table', '--no-headers'], { env });
+    expect(detail.code).toBe(0);
+    expect(detail.stdout.split('\n')[0]).toMatch(/^id {2,}rlp_/);
+  });
+
   it('gives a table without -o, even piped (it is about tables)', async () => {
     const r = await runCli(['provisionings', 'list', '--take', '2', '--no-headers'], { env });
     expect(r.code).toBe(0);
