@@ -38,7 +38,7 @@ _svcadm_options() {
     'emulator reset') _svcadm_r=('--faults:only clear the queued faults (DELETE /__emulator/faults)') ;;
     *) _svcadm_r=() ;;
   esac
-  _svcadm_r+=('-p:use a named profile' '--profile:use a named profile' '--domain:tenant domain, host:port or https://host[:port]' '--client-id:OAuth client id (client credentials)' '--client-secret:client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)' '--client-assertion-key:sign token requests with this private key instead of a secret (mode 0600)' '--client-assertion-alg:algorithm of the private key (default RS256)' '--token:use this bearer token as it is' '--auth-url:origin of the token service (default: the tenant'\''s)' '--audience:token audience (default: <tenant>/api/v2/)' '-o:table, wide (every column, nothing cut), json, yaml or ndjson (default: table on a terminal, else json)' '--output:table, wide (every column, nothing cut), json, yaml or ndjson (default: table on a terminal, else json)' '--json:same as -o json' '--query:reshape the JSON result with a JMESPath expression (json, yaml, ndjson per item)' '--no-color:no colour (also NO_COLOR)' '-q:no progress or notices on stderr' '--quiet:no progress or notices on stderr' '--debug:trace HTTP exchanges on stderr (secrets redacted)' '--max-retries:retries for 429, 5xx and network failures (default 5)' '--timeout:per-request time limit (default 30s)' '-h:show help' '--help:show help')
+  _svcadm_r+=('-p:use a named profile' '--profile:use a named profile' '--domain:tenant domain, host:port or https://host[:port]' '--client-id:OAuth client id (client credentials)' '--client-secret:client secret (prefer SVCADM_CLIENT_SECRET: the command line leaks)' '--client-assertion-key:sign token requests with this private key instead of a secret (mode 0600)' '--client-assertion-alg:algorithm of the private key (default RS256)' '--token:use this bearer token as it is' '--auth-url:origin of the token service (default: the tenant'\''s)' '--audience:token audience (default: <tenant>/api/v2/)' '-o:table, wide (every column, nothing cut), json, yaml, ndjson or raw (strings bare, as jq -r) (default: table on a terminal, else json)' '--output:table, wide (every column, nothing cut), json, yaml, ndjson or raw (strings bare, as jq -r) (default: table on a terminal, else json)' '--json:same as -o json' '--query:reshape the JSON result with a JMESPath expression (json, yaml, ndjson per item)' '--no-headers:tables without their heading line (table, wide)' '--no-color:no colour (also NO_COLOR)' '--accessible:for screen readers: no live view or redraws, plain progress and status lines, questions in words' '-q:no progress or notices on stderr' '--quiet:no progress or notices on stderr' '--debug:trace HTTP exchanges on stderr (secrets redacted)' '--max-retries:retries for 429, 5xx and network failures (default 5)' '--timeout:per-request time limit (default 30s)' '-h:show help' '--help:show help')
 }
 
 # Sets _svcadm_k (and _svcadm_r) to what option $2 takes at the command path $1.
@@ -111,7 +111,7 @@ _svcadm_value() {
     *'|--token') _svcadm_k=any ;;
     *'|--auth-url') _svcadm_k=any ;;
     *'|--audience') _svcadm_k=any ;;
-    *'|-o'|*'|--output') _svcadm_k=choices; _svcadm_r=('table' 'wide' 'json' 'yaml' 'ndjson') ;;
+    *'|-o'|*'|--output') _svcadm_k=choices; _svcadm_r=('table' 'wide' 'json' 'yaml' 'ndjson' 'raw') ;;
     *'|--query') _svcadm_k=any ;;
     *'|--max-retries') _svcadm_k=any ;;
     *'|--timeout') _svcadm_k=any ;;

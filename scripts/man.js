@@ -63,7 +63,11 @@ function optionItems(options) {
   return options.flatMap((o) => {
     const extra = [];
     if (o.choices) extra.push(`one of: ${o.choices.join(', ')}`);
-    if (o.default !== null && o.default !== undefined && o.default !== false) extra.push(`default: ${o.default}`);
+    // Said once: not again when the description already says it ("(default 5)").
+    const said = /\bdefault\b/.test(o.description);
+    if (o.default !== null && o.default !== undefined && o.default !== false && !said) {
+      extra.push(`default: ${o.default}`);
+    }
     if (o.env) extra.push(`environment: ${o.env}`);
     if (o.repeatable) extra.push('repeatable');
     return ['.TP', `.B ${roff(o.flags)}`, roff(`${o.description}${extra.length ? ` (${extra.join('; ')})` : ''}`)];

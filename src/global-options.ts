@@ -5,11 +5,14 @@ import { UsageError } from './errors.js';
 import type { Query } from './render/query.js';
 import { parseDuration, parseIntegerOption } from './util/duration.js';
 
-export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'ndjson'] as const;
+export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'ndjson', 'raw'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** The formats that print data as it is (JSON values): `--query` reshapes them; tables are views for people. */
-const DATA_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'ndjson'];
+const DATA_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'ndjson', 'raw'];
+
+/** `SVCADM_ACCESSIBLE`: any value but empty, `0` and `false` stands in for `--accessible`. */
+export const ACCESSIBLE_VARIABLE = 'SVCADM_ACCESSIBLE';
 
 /** The root options of cli.md exactly as commander hands them over (strings; booleans for flags). */
 export interface RawGlobalOptions extends CredentialFlags {
@@ -21,6 +24,9 @@ export interface RawGlobalOptions extends CredentialFlags {
   debug?: boolean;
   maxRetries?: string;
   timeout?: string;
+  /** false with --no-headers. */
+  headers?: boolean;
+  accessible?: boolean;
 }
 
 /** The global options of one invocation, parsed once before the command runs. */
@@ -35,6 +41,13 @@ export interface Globals {
   readonly query: Query | undefined;
   /** The options that chose the output, as given (`-o wide`, `--json`, `--query …`), for hints the user pastes. */
   readonly outputArgs: readonly string[];
+  /** Tables with their heading line (not with --no-headers). */
+  readonly headers: boolean;
+  /**
+   * For screen readers and braille displays (`--accessible`, SVCADM_ACCESSIBLE): nothing redrawn (no live view, no
+   * progress line: plain lines instead), questions asked in words, no meaning in colour alone.
+   */
+  readonly accessible: boolean;
   readonly quiet: boolean;
   readonly debug: boolean;
   readonly color: { readonly stdout: boolean; readonly stderr: boolean };
@@ -53,8 +66,8 @@ export const DEFAULT_MAX_RETRIES = 5;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * `-o`, `--json`; else JSON for `--query` (its result is data, not a table) and for an agent, a table on a terminal,
- * JSON otherwise.
+ * `-o`, `--json`; else JSON for `--query` (its result is data, not a table), a table for `--no-headers` (it is about
+ * tables) and JSON for an agent, a table on a terminal, JSON otherwise.
  */
 function resolveFormat(raw: RawGlobalOptions, stdout: OutStream, agent: AgentMode): OutputFormat {
   const explicit = raw.output;
@@ -68,7 +81,17 @@ function resolveFormat(raw: RawGlobalOptions, stdout: OutStream, agent: AgentMod
   if (raw.query !== undefined && format !== undefined && !DATA_FORMATS.includes(format)) {
     throw new UsageError(`--query does not apply to -o ${format}`, 'it reshapes -o json, yaml or ndjson');
   }
+  if (
+    raw.headers === false &&
+    (raw.query !== undefined || (format !== undefined && format !== 'table' && format !== 'wide'))
+  ) {
+    throw new UsageError(
+      `--no-headers does not apply to ${raw.query !== undefined ? '--query' : `-o ${format}`}`,
+      'it drops the heading line of -o table or wide',
+    );
+  }
   if (format) return format;
+  if (raw.headers === false) return 'table';
   if (raw.query !== undefined || agent.on) return 'json';
   return stdout.isTTY ? 'table' : 'json';
 }
@@ -94,9 +117,19 @@ function colorFor(raw: RawGlobalOptions, env: Env, stream: OutStream, agent: Age
   return redrawsOn(env, stream, agent);
 }
 
-/** Cursor movement (progress lines, the live view) only on a terminal, never on `TERM=dumb` nor for an agent. */
-function redrawsOn(env: Env, stream: OutStream, agent: AgentMode): boolean {
-  return stream.isTTY === true && env.TERM !== 'dumb' && !agent.on;
+/**
+ * Cursor movement (progress lines, the live view) only on a terminal, never on `TERM=dumb`, for an agent nor in
+ * accessible mode.
+ */
+function redrawsOn(env: Env, stream: OutStream, agent: AgentMode, accessible = false): boolean {
+  return stream.isTTY === true && env.TERM !== 'dumb' && !agent.on && !accessible;
+}
+
+/** `--accessible`, else SVCADM_ACCESSIBLE set to anything but empty, `0` and `false`. */
+export function isAccessible(raw: Pick<RawGlobalOptions, 'accessible'>, env: Env): boolean {
+  if (raw.accessible === true) return true;
+  const value = env[ACCESSIBLE_VARIABLE]?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
 
 /** The output options as given, to repeat them in a pasteable hint. */
@@ -105,6 +138,7 @@ function outputArgsOf(raw: RawGlobalOptions): string[] {
   if (raw.json) args.push('--json');
   else if (raw.output !== undefined) args.push('-o', raw.output);
   if (raw.query !== undefined) args.push('--query', raw.query);
+  if (raw.headers === false) args.push('--no-headers');
   return args;
 }
 
@@ -152,6 +186,7 @@ export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Pro
   const timeoutMs = raw.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(raw.timeout, '--timeout');
   if (timeoutMs <= 0) throw new UsageError('--timeout must be more than 0');
   const query = await compileQueryOption(raw.query);
+  const accessible = isAccessible(raw, env);
   const { profile, domain, clientId, clientSecret, clientAssertionKey, clientAssertionAlg, token, authUrl, audience } =
     raw;
   return Object.freeze({
@@ -159,13 +194,18 @@ export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Pro
     formatChosen: isFormatChosen(raw, agent),
     query,
     outputArgs: Object.freeze(outputArgsOf(raw)),
+    headers: raw.headers !== false,
+    accessible,
     quiet: raw.quiet === true,
     debug: raw.debug === true,
     color: Object.freeze({
       stdout: colorFor(raw, env, io.stdout, agent),
       stderr: colorFor(raw, env, io.stderr, agent),
     }),
-    redraw: Object.freeze({ stdout: redrawsOn(env, io.stdout, agent), stderr: redrawsOn(env, io.stderr, agent) }),
+    redraw: Object.freeze({
+      stdout: redrawsOn(env, io.stdout, agent, accessible),
+      stderr: redrawsOn(env, io.stderr, agent, accessible),
+    }),
     maxRetries,
     timeoutMs,
     credentials: Object.freeze({

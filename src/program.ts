@@ -18,6 +18,7 @@ import { ASSERTION_ALGORITHMS } from './config/credentials.js';
 import type { Context } from './context.js';
 import { EXIT_CODE_SUMMARY } from './errors.js';
 import {
+  ACCESSIBLE_VARIABLE,
   DEFAULT_MAX_RETRIES,
   type Globals,
   OUTPUT_FORMATS,
@@ -30,11 +31,30 @@ import { wrapHelp } from './help/wrap.js';
 import { Redactor } from './io/redaction.js';
 import { packageVersion } from './version.js';
 
+/** Exit-code lines fit the narrowest help (60 columns) as they are, as the environment's do. */
+const EXIT_LINE_WIDTH = 58;
+
+/**
+ * The exit codes under their heading, packed into lines that the help wrapper never has to break (piped help is 80
+ * columns, the narrowest 60): a code is never parted from its meaning.
+ */
+function exitCodesHelp(): string {
+  const entries = EXIT_CODE_SUMMARY.replace(/^Exit codes: /, '').split(/,\s*/);
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const last = lines.length - 1;
+    const joined = `${lines[last] ?? ''}, ${entry}`;
+    if (last >= 0 && joined.length + 1 <= EXIT_LINE_WIDTH) lines[last] = joined;
+    else lines.push(`  ${entry}`);
+  }
+  return `Exit codes:\n${lines.map((line, i) => (i < lines.length - 1 ? `${line},` : line)).join('\n')}`;
+}
+
 const ENVIRONMENT = `
 Environment:
 ${environmentLines(TENANT_ENVIRONMENT).join('\n')}
 
-${EXIT_CODE_SUMMARY}`;
+${exitCodesHelp()}`;
 
 interface CommandEntry {
   /** The root's commands that `register` adds. */
@@ -143,12 +163,19 @@ export function buildProgram(
     .addOption(
       option(
         '-o, --output <format>',
-        'table, wide (every column, nothing cut), json, yaml or ndjson (default: table on a terminal, else json)',
+        'table, wide (every column, nothing cut), json, yaml, ndjson or raw (strings bare, as jq -r) (default: table on a terminal, else json)',
       ).choices(OUTPUT_FORMATS),
     )
     .option('--json', 'same as -o json')
     .option('--query <jmespath>', 'reshape the JSON result with a JMESPath expression (json, yaml, ndjson per item)')
+    .option('--no-headers', 'tables without their heading line (table, wide)')
     .option('--no-color', 'no colour (also NO_COLOR)')
+    .addOption(
+      option(
+        '--accessible',
+        'for screen readers: no live view or redraws, plain progress and status lines, questions in words',
+      ).environmentVariable(ACCESSIBLE_VARIABLE),
+    )
     .option('-q, --quiet', 'no progress or notices on stderr')
     .option('--debug', 'trace HTTP exchanges on stderr (secrets redacted)')
     .addOption(

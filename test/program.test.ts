@@ -8,7 +8,7 @@ describe('program parsing', () => {
     const r = await runCli([]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: svcadm \[options\] \[command\]/);
-    expect(r.stdout).toContain('Exit codes: 0 ok');
+    expect(r.stdout).toContain('Exit codes:\n  0 ok, 1 bug');
     expect(r.stderr).toBe('');
   });
 
@@ -52,7 +52,7 @@ describe('program parsing', () => {
   it('rejects an unknown output format', async () => {
     const r = await runCli(['policies', 'get', 'x', '-o', 'xml']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`svcadm: --output must be table, wide, json, yaml or ndjson, got 'xml'${HELP_HINT}\n`);
+    expect(r.stderr).toBe(`svcadm: --output must be table, wide, json, yaml, ndjson or raw, got 'xml'${HELP_HINT}\n`);
   });
 
   it('rejects a policy id longer than 26 characters before sending anything', async () => {

@@ -18,8 +18,18 @@ export function mustAsk(inv: Pick<Invocation, 'globals'>, yes: boolean, refusal:
   return true;
 }
 
+/** Accessible mode: `[y/N]` read out is noise; the question says its answers in words. */
+function inWords(question: string): string {
+  return question.replace(/\s*\[y\/N\]\s*$/, ' Type yes to confirm, or press Enter to cancel: ');
+}
+
 /** Asks `question` on the terminal; anything but y or yes is `declined` (exit 2, nothing sent). */
-export async function confirm(inv: Pick<Invocation, 'ctx'>, question: string, declined: string): Promise<void> {
-  const answer = (await askLine(inv.ctx.io, question)).trim().toLowerCase();
+export async function confirm(
+  inv: Pick<Invocation, 'ctx'> & { globals?: Pick<Invocation['globals'], 'accessible'> },
+  question: string,
+  declined: string,
+): Promise<void> {
+  const asked = inv.globals?.accessible ? inWords(question) : question;
+  const answer = (await askLine(inv.ctx.io, asked)).trim().toLowerCase();
   if (answer !== 'y' && answer !== 'yes') throw new UsageError(declined, undefined, 'not_confirmed');
 }

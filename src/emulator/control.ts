@@ -29,7 +29,13 @@ export interface ControlActions {
   listen: ListenAddress;
 }
 
-const SETTING_NAMES: readonly string[] = [...SETTING_LIMIT_NAMES, 'unknownUserDeleteStatus', 'eventsFeature'];
+const SETTING_NAMES: readonly string[] = [
+  ...SETTING_LIMIT_NAMES,
+  'unknownUserDeleteStatus',
+  'eventsFeature',
+  'deleteUserStatus',
+  'permissionSources',
+];
 
 function isSettingLimit(key: string): key is SettingLimitName {
   return (SETTING_LIMIT_NAMES as readonly string[]).includes(key);
@@ -43,6 +49,16 @@ export function validateSettings(input: unknown): Partial<EmulatorSettings> | st
     if (key === 'unknownUserDeleteStatus') {
       if (!isUnknownUserDeleteStatus(value)) return `${key} must be ${UNKNOWN_USER_DELETE_STATUSES.join(' or ')}`;
       out.unknownUserDeleteStatus = value;
+      continue;
+    }
+    if (key === 'permissionSources') {
+      if (typeof value !== 'boolean') return `${key} must be true or false`;
+      out.permissionSources = value;
+      continue;
+    }
+    if (key === 'deleteUserStatus') {
+      if (value !== 200 && value !== 204) return `${key} must be 204 or 200`;
+      out.deleteUserStatus = value;
       continue;
     }
     if (key === 'eventsFeature') {

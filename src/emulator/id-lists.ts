@@ -121,7 +121,8 @@ export function serveUsersByEmail(state: EmulatorState, call: InterfaceRequest):
   const users: unknown[] = [];
   for (const connection of state.data.connections.values()) {
     const user = connection.users.get(key);
-    if (!user) continue;
+    // The service matches the address case-sensitively (api-notes, round 4); users are kept by their lower case.
+    if (!user || user.email !== email) continue;
     users.push({
       user_id: user.user_id,
       email: user.email,

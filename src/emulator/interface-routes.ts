@@ -106,7 +106,9 @@ function listUserPermissions(state: EmulatorState, call: InterfaceRequest, [id =
   const page = parseOffsetPage(call.query, state.settings.pageCap);
   const permissions = state.data.permissions.get(id);
   if (!permissions) throw HttpError.service(404, 'The user does not exist.', 'inexistent_user');
-  sendJson(call.res, 200, offsetPageBody(permissions, page, 'permissions'), call.headers);
+  const served =
+    state.settings.permissionSources === false ? permissions.map(({ sources: _, ...rest }) => rest) : permissions;
+  sendJson(call.res, 200, offsetPageBody(served, page, 'permissions'), call.headers);
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -148,7 +150,7 @@ function deleteConnectionUser(state: EmulatorState, call: InterfaceRequest, [id 
       },
     });
   }
-  sendEmpty(call.res, 204, call.headers);
+  sendEmpty(call.res, state.settings.deleteUserStatus ?? 204, call.headers);
 }
 
 const FROM_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

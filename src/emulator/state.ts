@@ -14,6 +14,16 @@ export type EmulatorSettings = { [K in SettingLimitName]: number } & {
   unknownUserDeleteStatus: UnknownUserDeleteStatus;
   /** False: a tenant without the Events feature (404 on `/events`). */
   eventsFeature: boolean;
+  /**
+   * The success of `DELETE /connections/{id}/users`: 204 as the docs say (the default), or 200 with an empty body as a
+   * recorded mock shows (api-notes, round 4: any 2xx is a success).
+   */
+  deleteUserStatus?: 200 | 204;
+  /**
+   * False: permissions are served without `sources`, as the vendor SDKs' schemas describe them (api-notes, round 4:
+   * `sources` may be absent); default true.
+   */
+  permissionSources?: boolean;
 };
 
 /** The features a tenant's plan may lack; each is on unless the emulator was started without it. */

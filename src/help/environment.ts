@@ -36,8 +36,19 @@ export const COMPLETION_ENV: EnvironmentVariable = {
   description: 'profile names are completed from the store here',
 };
 
+const ACCESSIBLE_ENV: EnvironmentVariable = {
+  names: ['SVCADM_ACCESSIBLE'],
+  description: 'accessible mode: 1 on (same as --accessible)',
+};
+
 /** What every command that talks to the tenant reads (the default); the root's help lists it too. */
-export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [CREDENTIALS, STORE_ENV, COLOUR_PROGRESS, AGENT_ENV];
+export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  CREDENTIALS,
+  STORE_ENV,
+  COLOUR_PROGRESS,
+  AGENT_ENV,
+  ACCESSIBLE_ENV,
+];
 
 const NAMES_WIDTH = 35;
 /** Names lines fit the narrowest help (60 columns) as they are: the help wrapper never has to break them. */

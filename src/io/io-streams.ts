@@ -66,6 +66,22 @@ export interface Progress {
 }
 
 const CLEAR_LINE = '\r\x1b[2K';
+/** Accessible mode: a progress line at most this often, so that a screen reader is not kept talking. */
+export const PLAIN_PROGRESS_MS = 5000;
+
+/** Progress as whole lines that are never redrawn (accessible mode): the first at once, then one every 5 s. */
+function plainProgress(stderr: OutStream, now: () => number): Progress {
+  let last: number | undefined;
+  return {
+    update(text) {
+      const at = now();
+      if (last !== undefined && at - last < PLAIN_PROGRESS_MS) return;
+      last = at;
+      stderr.write(`${text}\n`);
+    },
+    done() {},
+  };
+}
 const NO_PROGRESS: Progress = { update() {}, done() {} };
 
 /** Resolves once everything written to `out` so far has been handed to the system; rejects with a failed write's error. */
@@ -174,9 +190,14 @@ export class IOStreams {
     return (line) => this.stderr.write(`svcadm: debug: ${neutralize(line)}\n`);
   }
 
-  /** Progress is for people: only on a terminal that redraws (not `TERM=dumb`), outside CI, and not with --quiet. */
-  progress(): Progress {
-    if (this.#globals.quiet || !this.#globals.redraw.stderr || this.#env.CI) return NO_PROGRESS;
+  /**
+   * Progress is for people: only on a terminal that redraws (not `TERM=dumb`), outside CI, and not with --quiet. In
+   * accessible mode, on a terminal, it is a plain line at first and then at most every `PLAIN_PROGRESS_MS` of `now`.
+   */
+  progress(now?: () => number): Progress {
+    if (this.#globals.quiet || this.#env.CI) return NO_PROGRESS;
+    if (this.#globals.accessible && this.stderr.isTTY === true && now) return plainProgress(this.stderr, now);
+    if (!this.#globals.redraw.stderr) return NO_PROGRESS;
     const stderr = this.stderr;
     let shown = false;
     return {

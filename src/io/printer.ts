@@ -5,12 +5,14 @@ import type { Globals, OutputFormat } from '../global-options.js';
 import { colorJson, jsonDocument, jsonLine } from '../render/json.js';
 import { fetchedText } from '../render/progress-text.js';
 import type { Query } from '../render/query.js';
+import { rawText } from '../render/raw-text.js';
 import type { TableSpec } from '../render/table-model.js';
 import { escapeJsonText, neutralize } from '../text/sanitize.js';
 import { ByteJoiner } from '../util/byte-joiner.js';
 import { type IOStreams, STREAM_QUEUE_BYTES } from './io-streams.js';
 import { streamViewKind } from './live-view-choice.js';
 import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
+import { statusLines } from './status-lines.js';
 import type { ItemStream, StreamFormats } from './stream-types.js';
 
 /** That a page printed is not the whole list, and how to get the rest. */
@@ -56,8 +58,9 @@ const NOTHING = 'Nothing to show.';
 /**
  * The one place that branches on the output format (as cli/cli's Exporter): commands hand it data and a table spec.
  * json: the value as the service sent it (reshaped by --query, coloured on a terminal); yaml: the same as YAML;
- * ndjson: one compact value per line; table: fitted to a terminal, plain aligned text otherwise; wide: every column,
- * nothing cut.
+ * ndjson: one compact value per line; raw: strings bare and scalars one per line, as `jq -r` (render/raw-text.ts);
+ * table: fitted to a terminal, plain aligned text otherwise; wide: every column, nothing cut. `--no-headers` drops a
+ * table's heading line.
  */
 export class Printer {
   readonly #io: IOStreams;
@@ -70,10 +73,15 @@ export class Printer {
   /** stdout is a terminal: JSON is coloured there (with colour on), tables fitted to its width. */
   readonly #tty: boolean;
   readonly #redraw: boolean;
+  readonly #headers: boolean;
+  readonly #accessible: boolean;
+  /** Items `--query` was applied to one at a time (ndjson, raw streams), and how many it left something of. */
+  readonly #queried = { items: 0, matched: 0, told: false };
 
   constructor(
     io: IOStreams,
-    globals: Pick<Globals, 'format' | 'formatChosen' | 'query' | 'color' | 'redraw'>,
+    globals: Pick<Globals, 'format' | 'formatChosen' | 'query' | 'color' | 'redraw'> &
+      Partial<Pick<Globals, 'headers' | 'accessible'>>,
     clock: Clock,
   ) {
     this.#io = io;
@@ -84,6 +92,8 @@ export class Printer {
     this.#color = globals.color.stdout;
     this.#tty = io.stdout.isTTY === true;
     this.#redraw = globals.redraw.stdout;
+    this.#headers = globals.headers !== false;
+    this.#accessible = globals.accessible === true;
   }
 
   get #isTable(): boolean {
@@ -93,7 +103,8 @@ export class Printer {
   /** One resource: the document, one NDJSON line, or its table. */
   async one(value: unknown, table: () => TableSpec): Promise<void> {
     if (this.#isTable) return this.#table(table());
-    return this.#value(value, Array.isArray(value) ? value : [value]);
+    await this.#value(value, Array.isArray(value) ? value : [value]);
+    this.#tellUnmatched();
   }
 
   /**
@@ -107,8 +118,10 @@ export class Printer {
     table: (items: readonly T[]) => TableSpec,
     hints: PageHints = {},
   ): Promise<void> {
-    if (!this.#isTable) await this.#value(body, items);
-    else if (items.length === 0) return this.#io.notice(hints.empty ?? NOTHING);
+    if (!this.#isTable) {
+      await this.#value(body, items);
+      this.#tellUnmatched();
+    } else if (items.length === 0) return this.#io.notice(hints.empty ?? NOTHING);
     else await this.#table(table(items));
     const more = items.length > 0 ? hints.more?.() : undefined;
     if (more !== undefined) this.#io.notice(moreResultsLine(more, items.length, this.#isTable));
@@ -127,10 +140,11 @@ export class Printer {
     empty = NOTHING,
   ): Promise<void> {
     keepYoungGenerationSmall();
-    const progress = this.#io.progress();
+    const progress = this.#io.progress(() => this.#clock.now());
     const held: T[] = [];
     const ndjson = this.#format === 'ndjson';
-    const hold = this.#isTable || (this.#query !== undefined && !ndjson);
+    // raw is one value (an array of every item), held as a table is.
+    const hold = this.#isTable || this.#format === 'raw' || (this.#query !== undefined && !ndjson);
     const yaml = this.#format === 'yaml' && !hold ? await import('../render/yaml-text.js') : undefined;
     const document: string[] = [];
     let count = 0;
@@ -170,7 +184,7 @@ export class Printer {
     }
     if (this.#isTable) return held.length === 0 ? this.#io.notice(empty) : this.#table(table(held));
     if (hold) return this.#value(held, held);
-    if (ndjson) return;
+    if (ndjson) return this.#tellUnmatched();
     if (count === 0) return this.#io.write('[]\n');
     for (let text = document.shift(); text !== undefined; text = document.shift()) await this.#io.write(text);
     if (!yaml) await this.#io.write(this.#paintJson('\n]\n'));
@@ -238,12 +252,18 @@ export class Printer {
     keepYoungGenerationSmall();
     const io = this.#io;
     const notice = (text: string, always?: boolean) => (always ? io.stderr.write(`${text}\n`) : io.notice(text));
+    const spoken = this.#accessible && io.stderr.isTTY === true && !io.quiet ? formats.view : undefined;
+    const status = spoken ? await statusLines(spoken, (line) => io.stderr.write(`${line}\n`), this.#clock) : undefined;
     const plain = (write: (items: readonly I[]) => Promise<void>): ItemStream<I, S> => ({
       write,
       notice,
-      live: false,
-      status: () => {},
-      close: () => {},
+      // Accessible mode says the status in plain lines: the tail hands it over as to the live view.
+      live: status !== undefined,
+      status: (s) => status?.update(s),
+      close: (final) => {
+        if (final !== undefined) status?.final(final);
+        this.#tellUnmatched();
+      },
     });
     const query = this.#query;
     if (this.#format === 'yaml') {
@@ -253,7 +273,8 @@ export class Printer {
       );
     }
     if (!this.#isTable) {
-      if (query) return plain((items) => this.#lines(items.map((item) => formats.value(item))));
+      if (query || this.#format === 'raw')
+        return plain((items) => this.#lines(items.map((item) => formats.value(item))));
       const paint = this.#color && this.#tty;
       return plain((items) => {
         // One write per batch.
@@ -280,9 +301,11 @@ export class Printer {
       const { startTailScreen } = await import('./tail-screen.js');
       return startTailScreen(io, view, initial, color, this.#clock);
     }
-    // Off a terminal, on TERM=dumb, or -o wide: lines one after another, cut to the terminal only for `table`.
-    const width = this.#format === 'table' && this.#tty ? (io.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
-    const format = view.lines(color);
+    // Off a terminal, on TERM=dumb, -o wide or accessible mode: lines one after another, cut to the terminal only for
+    // `table` (never in accessible mode: a braille display pans along a line, a cut loses what it would have read).
+    const cut = this.#format === 'table' && this.#tty && !this.#accessible;
+    const width = cut ? (io.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
+    const format = view.lines(color, this.#headers, this.#accessible);
     return plain((items) => io.write(items.map((item) => format(view.row(item), width)).join('')));
   }
 
@@ -291,10 +314,11 @@ export class Printer {
     return this.#query ? this.#query.search(value) : value;
   }
 
-  /** A value in the data formats: the document (json, yaml), or `items` a line each (ndjson). */
+  /** A value in the data formats: the document (json, yaml, raw), or `items` a line each (ndjson). */
   async #value(value: unknown, items: readonly unknown[]): Promise<void> {
     if (this.#format === 'ndjson') return this.#lines(items);
     const shaped = this.#shape(value);
+    if (this.#format === 'raw') return this.#io.write(rawText(shaped));
     if (this.#format === 'yaml') {
       const { yamlDocument } = await import('../render/yaml-text.js');
       return this.#io.write(yamlDocument(shaped));
@@ -302,15 +326,37 @@ export class Printer {
     return this.#io.write(this.#paintJson(jsonDocument(shaped)));
   }
 
-  /** NDJSON: a compact line per item; with --query, per item, and an item it leaves nothing of (null) is skipped. */
+  /**
+   * NDJSON: a compact line per item (raw: `jq -r`'s lines of each); with --query, per item, and an item it leaves
+   * nothing of (null) is skipped.
+   */
   async #lines(items: readonly unknown[]): Promise<void> {
+    const raw = this.#format === 'raw';
     let text = '';
     for (const item of items) {
       const shaped = this.#shape(item);
-      if (shaped === null && this.#query) continue;
-      text += jsonLine(shaped);
+      if (this.#query) {
+        this.#queried.items++;
+        if (shaped === null) continue;
+        this.#queried.matched++;
+      }
+      text += raw ? rawText(shaped) : jsonLine(shaped);
     }
-    if (text !== '') await this.#io.write(this.#paintJson(text));
+    if (text !== '') await this.#io.write(raw ? text : this.#paintJson(text));
+  }
+
+  /**
+   * Once a run is over: when `--query` was applied item by item and left nothing of every one, a misspelt field is
+   * the likely cause, and an empty stdout alone would hide it (in CI above all). Once per run; exit stays 0.
+   */
+  #tellUnmatched(): void {
+    const q = this.#queried;
+    if (this.#query === undefined || q.told || q.items === 0 || q.matched > 0) return;
+    q.told = true;
+    const items = `${q.items === 1 ? 'the one item' : `any of the ${q.items} items`}`;
+    this.#io.notice(
+      `--query '${neutralize(this.#query.text)}' matched nothing in ${items} (a misspelt field gives nothing; -o json without --query shows the fields)`,
+    );
   }
 
   /** JSON is coloured on a terminal only (never piped, even with FORCE_COLOR: it is read by programs there). */
@@ -321,7 +367,13 @@ export class Printer {
   async #table(spec: TableSpec): Promise<void> {
     const { renderTable } = await import('../render/table-text.js');
     const width = this.#format === 'table' && this.#tty ? (this.#io.stdout.columns ?? 80) : undefined;
-    const { text, hidden } = renderTable(spec, { width, wide: this.#format === 'wide', color: this.#color });
+    const { text, hidden } = renderTable(spec, {
+      width,
+      wide: this.#format === 'wide',
+      color: this.#color,
+      headers: this.#headers,
+      accessible: this.#accessible,
+    });
     await this.#io.write(text);
     if (hidden.length > 0) {
       const names = hidden.map((name) => name.toUpperCase()).join(', ');

@@ -7,8 +7,11 @@
 export interface StreamView<I, S, R> {
   /** What a line shows of an item (`R`): small, so that the live view can keep a screenful to redraw. */
   row(item: I): R;
-  /** A new formatter (it remembers what it printed last, e.g. the day): a row's lines for `width` columns. */
-  lines(color: boolean): (row: R, width: number) => string;
+  /**
+   * A new formatter (it remembers what it printed last, e.g. the day): a row's lines for `width` columns; `headings`
+   * false (--no-headers) leaves out heading lines (the day's); `words` (accessible mode) says in words what is drawn.
+   */
+  lines(color: boolean, headings?: boolean, words?: boolean): (row: R, width: number) => string;
   /** The status line of the live view, for `width` columns. */
   status(status: S, width: number, color: boolean): string;
   /** A row's kind (the event type): counted at the end, picked with `t` in the interactive view. */
@@ -35,7 +38,7 @@ export interface ItemStream<I, S> {
   write(items: readonly I[]): Promise<void>;
   /** A line on stderr; `always` ignores --quiet. */
   notice(text: string, always?: boolean): void;
-  /** True for the live view, the only one with a status line. */
+  /** True where a status is shown: the live view, the redrawn status line, accessible mode's plain lines. */
   readonly live: boolean;
   status(status: S): void;
   /** Ends the stream; the live view shows `final` as its last status line. */

@@ -97,17 +97,24 @@ export function eventRow(payload: Record<string, unknown>, delivered?: number): 
   };
 }
 
-/** The widest of `types` (every type when none is given): the type column of a line. */
+/** The widest of `types` (every type when none is given): the most the type column of a line grows to. */
 export function typeColumnWidth(types: readonly string[]): number {
   return Math.max(...(types.length > 0 ? types : EVENT_TYPES).map((t) => t.length));
 }
 
 export interface EventLineOptions {
   color: boolean;
-  /** The type column's width (`typeColumnWidth` of the filter). */
+  /** The type column's widest (`typeColumnWidth` of the filter); it grows to the widest type seen, up to this. */
   typeWidth: number;
   /** Now, for the day heading's "(today)". */
   now(): number;
+  /** The day headings (not with --no-headers). */
+  headings?: boolean | undefined;
+  /**
+   * Accessible mode: read aloud a line at a time, so words instead of drawing: `Events of 2025-06-04 UTC:` for the
+   * day heading, commas for the summary's ` · `.
+   */
+  words?: boolean | undefined;
 }
 
 /**
@@ -117,16 +124,22 @@ export interface EventLineOptions {
  * (`(today)` on today's). `width` is the terminal's (Infinity: nothing is cut); lines keep clear of its last column.
  */
 export function eventLineFormatter(options: EventLineOptions): (row: EventRow, width: number) => string {
-  const { color, typeWidth } = options;
+  const { color } = options;
   let lastDay: string | undefined;
-  return (row, width) => {
+  // As wide as the widest type shown so far, at most the filter's widest: 33 columns for every type would leave the
+  // summary little room, though most types are short.
+  let typeWidth = 0;
+  return (shown, width) => {
+    const row = options.words ? { ...shown, summary: shown.summary.replaceAll(' · ', ', ') } : shown;
+    typeWidth = Math.min(options.typeWidth, Math.max(typeWidth, displayWidth(row.type)));
     let out = '';
-    if (row.time !== undefined) {
+    if (row.time !== undefined && options.headings !== false) {
       const day = utcDay(row.time);
       if (day !== lastDay) {
         lastDay = day;
         const today = day === utcDay(options.now()) ? ' (today)' : '';
-        out += `${paint('gray', `── ${day} UTC${today} ──`, color)}\n`;
+        const heading = options.words ? `Events of ${day} UTC${today}:` : `── ${day} UTC${today} ──`;
+        out += `${paint('gray', heading, color)}\n`;
       }
     }
     const room = width - 1;

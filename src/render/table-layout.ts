@@ -17,7 +17,8 @@ export interface Layout {
  * Which columns a list shows and how wide, for `width` terminal columns (undefined: no limit, as off a terminal and
  * with -o wide). When it does not fit, free text is cut first, least useful first; then columns are hidden, least
  * useful first; keys (ids, names that tell rows apart) are never cut nor hidden, even if the line must then wrap.
- * Room left after hiding goes back to the cut text.
+ * A hidden column that fits in the room the others left is shown again (most useful first). Room left after hiding
+ * goes back to the cut text.
  */
 export function layoutColumns(
   columns: readonly Column[],
@@ -40,11 +41,19 @@ export function layoutColumns(
     if (total() <= width) break;
     widths[i] = Math.max(minimum(i), (widths[i] ?? 0) - (total() - width));
   }
+  const left: number[] = [];
   for (const i of givesWay) {
     if (total() <= width) break;
     shown = shown.filter((c) => c !== i);
-    hidden.push(columns[i]?.name ?? '');
+    left.push(i);
   }
+  // A column hidden early may fit once a wider, more useful one has gone too: every column that fits is shown.
+  for (const i of [...left].reverse()) {
+    const before = shown;
+    shown = [...shown, i].sort((a, b) => a - b);
+    if (total() > width) shown = before;
+  }
+  for (const i of left) if (!shown.includes(i)) hidden.push(columns[i]?.name ?? '');
   for (const i of shown.filter(isText).sort((a, b) => rank(b) - rank(a))) {
     const room = width - total();
     if (room <= 0) break;

@@ -9,6 +9,10 @@ export interface TableOptions {
   /** -o wide: every column, wide-only ones included, nothing cut. */
   wide: boolean;
   color: boolean;
+  /** The heading line (false with --no-headers); a detail view's title line goes with it. */
+  headers?: boolean;
+  /** Accessible mode: a list's row is one line of `column: value` pairs, whole (read by a screen reader). */
+  accessible?: boolean;
 }
 
 export interface RenderedTable {
@@ -25,10 +29,31 @@ function bold(text: string, color: boolean): string {
   return style('bold', text, color);
 }
 
+/**
+ * A list for a screen reader or a braille display, which read a line at a time: each row says what each value is
+ * (`connection: acme, strategy: okta, status: success`), nothing is cut or hidden, no padding, `-` said as `none`;
+ * with --no-headers, the values alone, separated by commas.
+ */
+function spokenListText(spec: ListTable, options: TableOptions): RenderedTable {
+  const shown = spec.columns.map((_, i) => i).filter((i) => options.wide || spec.columns[i]?.wide !== true);
+  const lines = spec.rows.map((row) =>
+    shown
+      .map((i) => {
+        const text = row[i]?.text ?? '';
+        const value = text === '-' || text === '' ? 'none' : text;
+        return options.headers === false ? value : `${spec.columns[i]?.name ?? ''}: ${value}`;
+      })
+      .join(', '),
+  );
+  return { text: `${lines.join('\n')}\n`, hidden: [] };
+}
+
 function listText(spec: ListTable, options: TableOptions): RenderedTable {
+  if (options.accessible) return spokenListText(spec, options);
   const headings = spec.columns.map((c) => c.name.toUpperCase());
+  // Without the heading line, a column is as wide as its widest value.
   const natural = headings.map((h, i) =>
-    Math.max(displayWidth(h), ...spec.rows.map((r) => displayWidth(r[i]?.text ?? ''))),
+    Math.max(options.headers === false ? 0 : displayWidth(h), ...spec.rows.map((r) => displayWidth(r[i]?.text ?? ''))),
   );
   const { shown, widths, hidden } = layoutColumns(spec.columns, natural, options.width, options.wide);
   const line = (cells: Array<{ text: string; tone?: Tone | undefined }>, heading: boolean) =>
@@ -43,10 +68,14 @@ function listText(spec: ListTable, options: TableOptions): RenderedTable {
       .join(' '.repeat(GUTTER))
       .trimEnd();
   const lines = [
-    line(
-      headings.map((text) => ({ text })),
-      true,
-    ),
+    ...(options.headers === false
+      ? []
+      : [
+          line(
+            headings.map((text) => ({ text })),
+            true,
+          ),
+        ]),
     ...spec.rows.map((row) => line(row, false)),
   ];
   return { text: `${lines.join('\n')}\n`, hidden };
@@ -83,8 +112,8 @@ function detailText(spec: DetailTable, options: TableOptions): RenderedTable {
   const labelWidth = Math.max(0, ...spec.rows.map(([label]) => displayWidth(label)));
   const color = options.color;
   const head = [
-    spec.title === undefined ? undefined : bold(spec.title, color),
-    spec.note === undefined ? undefined : paint(spec.note, 'yellow', color),
+    spec.title === undefined || options.headers === false ? undefined : bold(spec.title, color),
+    spec.note === undefined || options.headers === false ? undefined : paint(spec.note, 'yellow', color),
   ].filter((part): part is string => part !== undefined && part !== '');
   // Values are never cut: on a terminal a long one goes on over more lines, under itself.
   const room = options.width === undefined || options.wide ? undefined : Math.max(10, options.width - labelWidth - 2);

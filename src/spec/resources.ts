@@ -67,6 +67,8 @@ export interface DirectoryProvisioning {
   strategy?: string;
   mapping?: ProvisioningMapping[];
   synchronize_automatically?: boolean;
+  /** Which groups are synchronised: `all`, `off` or `selected` (api-notes, round 4). */
+  synchronize_groups?: string;
   created_at?: string;
   updated_at?: string;
   last_synchronization_at?: string;

@@ -147,10 +147,12 @@ describe('bash script', () => {
   });
 
   it('completes output formats, global options after the command and --opt=value', () => {
-    expect(bashComplete('svcadm', '-o', '')).toEqual(['table', 'wide', 'json', 'yaml', 'ndjson']);
+    expect(bashComplete('svcadm', '-o', '')).toEqual(['table', 'wide', 'json', 'yaml', 'ndjson', 'raw']);
     expect(bashComplete('svcadm', '--output', 'json', 'ev')).toEqual(['events']);
     expect(bashComplete('svcadm', 'events', 'tail', '--output', '=', 'nd')).toEqual(['ndjson']);
     expect(bashComplete('svcadm', 'events', 'tail', '--output=nd')).toEqual(['--output=ndjson']);
+    expect(bashComplete('svcadm', 'users', 'find', '--no-h')).toEqual(['--no-headers']);
+    expect(bashComplete('svcadm', 'events', 'tail', '--acc')).toEqual(['--accessible']);
   });
 
   it('completes profile names from the store, command names after help, and shells', () => {
@@ -197,6 +199,7 @@ describe('zsh script', () => {
       'json',
       'yaml',
       'ndjson',
+      'raw',
     ]);
     expect(zshComplete('svcadm', '-p', '')).toEqual(['prod', 'staging']);
     expect(zshComplete('svcadm', 'help', 'events', '')).toEqual(['tail']);
@@ -214,7 +217,7 @@ describe('fish script', () => {
     expect(fishComplete('svcadm po')).toEqual(['policies']);
     expect(fishComplete('svcadm events tail --type user.')).toEqual(['user.created', 'user.deleted', 'user.updated']);
     expect(fishComplete('svcadm events tail --type=user.created,user.d')).toEqual(['--type=user.created,user.deleted']);
-    expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'table', 'wide', 'yaml']);
+    expect(fishComplete('svcadm -o ')).toEqual(['json', 'ndjson', 'raw', 'table', 'wide', 'yaml']);
     expect(fishComplete('svcadm profiles show ')).toEqual(['prod', 'staging']);
     expect(fishComplete('svcadm help policies ')).toEqual(['get', 'list']);
     expect(fishComplete('svcadm api PUT /r')).toEqual(['/rate-limit-policies', '/rate-limit-policies/{id}']);

@@ -78,6 +78,27 @@ describe('svcadm help', () => {
   });
 });
 
+describe('help piped', () => {
+  it('lists the exit codes at 80 columns in lines no wrapper breaks: a code never parted from its meaning', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    const at = r.stdout.indexOf('Exit codes:');
+    const block = r.stdout.slice(at, r.stdout.indexOf('\n\n', at));
+    expect(block).toBe(
+      [
+        'Exit codes:',
+        '  0 ok, 1 bug, 2 usage, 3 auth, 4 forbidden, 5 not found,',
+        '  6 rate limited, 7 network/5xx/malformed answer,',
+        '  8 rejected by the service,',
+        '  74 output could not be written,',
+        '  130 interrupted (Ctrl-C),',
+        '  129/143 stopped (SIGHUP/SIGTERM)',
+      ].join('\n'),
+    );
+    expect(Math.max(...r.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+  });
+});
+
 describe('help on a terminal', () => {
   /** The words of a help text, with the ` \` of wrapped examples taken out. */
   const words = (text: string) => text.replace(/ \\\n/g, '\n').split(/\s+/).filter(Boolean);
@@ -109,7 +130,7 @@ describe('help on a terminal', () => {
     }
     const choices = await runCli(['--help']);
     expect(choices.stdout).toContain(
-      '  -o, --output <format>         table, wide (every column, nothing cut), json,\n                                yaml or ndjson (default: table on a terminal,\n                                else json)\n',
+      '  -o, --output <format>         table, wide (every column, nothing cut), json,\n                                yaml, ndjson or raw (strings bare, as jq -r)\n                                (default: table on a terminal, else json)\n',
     );
   });
 
@@ -126,7 +147,7 @@ describe('usage errors in our words', () => {
   it.each([
     [
       ['policies', 'get', 'x', '-o', 'xml'],
-      "--output must be table, wide, json, yaml or ndjson, got 'xml' — see 'svcadm --help'",
+      "--output must be table, wide, json, yaml, ndjson or raw, got 'xml' — see 'svcadm --help'",
     ],
     [['completion', 'tcsh'], "the shell must be bash, zsh or fish, got 'tcsh' — see 'svcadm completion --help'"],
     [['provisionings', 'list', '--take'], "--take needs a value (<n>) — see 'svcadm provisionings list --help'"],

@@ -34,7 +34,7 @@ export interface TestEmulator extends RunningEmulator {
   setLatency(ms: number): Promise<void>;
   /**
    * Changes any running setting (latency, rate limit, fail rate, page cap, stream drops, stream limit, heartbeat,
-   * event rate, retry, unknownUserDeleteStatus); bounds in src/emulator/limits.ts.
+   * event rate, retry, unknownUserDeleteStatus, deleteUserStatus, permissionSources); bounds in src/emulator/limits.ts.
    */
   updateSettings(changes: Partial<EmulatorSettings>): Promise<EmulatorSettings>;
   /** Closes every open event stream now: `end` (default) ends the response, `destroy` cuts the connection. Returns how many. */

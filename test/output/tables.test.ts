@@ -15,7 +15,7 @@ withFileEmulator((each) => ({ emu, env } = each), { env: { NO_COLOR: '1' } });
 const at = () => new VirtualClock(Date.parse(SCREEN_NOW));
 
 describe('-o wide', () => {
-  it('shows every column, the wide-only ones too, and cuts nothing, whatever the width', async () => {
+  it('shows every column, the wide-only ones too (SYNC GROUPS among them), and cuts nothing, whatever the width', async () => {
     const tenant = await startFixtureTenant();
     try {
       const options = { env: { SVCADM_CONFIG_DIR: tenant.configDir(), NO_COLOR: '1' }, clock: at() };
@@ -28,10 +28,10 @@ describe('-o wide', () => {
       expect(narrow.code).toBe(0);
       expect(narrow.stdout).toBe(
         [
-          'CONNECTION                 CONNECTION ID         STRATEGY      LAST SYNC (UTC)             STATUS                                                                     AUTO SYNC  MAPPINGS                    CREATED (UTC)                UPDATED (UTC)',
-          'umbrella-pingfederate-012  con_0a1B2c3D4e5F6g7H  pingfederate  2025-06-02 09:30 (3d ago)   success                                                                    yes        email=mail, family_name=sn  2024-11-20 08:00 (197d ago)  2025-05-01 10:00 (35d ago)',
-          'umbrella-pingfederate-017  con_9z8Y7x6W5v4U3t2S  pingfederate  2025-06-04 23:10 (12h ago)  failed: Directory returned 401: the provisioning credentials were revoked  no         email=mail                  2024-12-01 08:00 (186d ago)  2025-05-20 16:45 (15d ago)',
-          'acme-okta-003              con_Q1w2E3r4T5y6U7i8  okta          2025-06-05 11:20 (40m ago)  in_progress                                                                yes        email=mail                  2023-02-14 12:00 (2y ago)    2025-06-05 11:58 (1m ago)',
+          'CONNECTION                 CONNECTION ID         STRATEGY      LAST SYNC (UTC)             STATUS                                                                     AUTO SYNC  SYNC GROUPS  MAPPINGS                    CREATED (UTC)                UPDATED (UTC)',
+          'umbrella-pingfederate-012  con_0a1B2c3D4e5F6g7H  pingfederate  2025-06-02 09:30 (3d ago)   success                                                                    yes        all          email=mail, family_name=sn  2024-11-20 08:00 (197d ago)  2025-05-01 10:00 (35d ago)',
+          'umbrella-pingfederate-017  con_9z8Y7x6W5v4U3t2S  pingfederate  2025-06-04 23:10 (12h ago)  failed: Directory returned 401: the provisioning credentials were revoked  no         selected     email=mail                  2024-12-01 08:00 (186d ago)  2025-05-20 16:45 (15d ago)',
+          'acme-okta-003              con_Q1w2E3r4T5y6U7i8  okta          2025-06-05 11:20 (40m ago)  in_progress                                                                yes        off          email=mail                  2023-02-14 12:00 (2y ago)    2025-06-05 11:58 (1m ago)',
           '',
         ].join('\n'),
       );
@@ -57,6 +57,18 @@ describe('tables on a terminal', () => {
         items.map((p, i) => `${(names[i] ?? '').padEnd(width)}  ${p.connection_id}`),
       );
     }
+  });
+
+  it('hide columns in priority order, showing every column that fits (100 columns: STRATEGY stays)', async () => {
+    const r = await runCli(['provisionings', 'list', '--take', '12'], {
+      env,
+      tty: { stdout: true },
+      columns: 100,
+      clock: at(),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(GOLDEN_100);
+    expect(r.stderr.split('\n')[0]).toBe('Hidden to fit: LAST SYNC (UTC) (-o wide shows all)');
   });
 
   it('show a failed provisioning with its error', async () => {
@@ -154,9 +166,9 @@ describe('colour', () => {
     });
     expect(table.code).toBe(0);
     expect(table.stdout.split('\n')[0]).toBe(
-      'CONNECTION                                   CONNECTION ID         STATUS',
+      'CONNECTION                                   CONNECTION ID         STRATEGY      STATUS',
     );
-    expect(table.stderr).toBe('Hidden to fit: STRATEGY, LAST SYNC (UTC) (-o wide shows all)\n');
+    expect(table.stderr).toBe('Hidden to fit: LAST SYNC (UTC) (-o wide shows all)\n');
     expect(`${table.stdout}${table.stderr}`).not.toContain('\x1b');
     const tail = await runCli(['events', 'tail', '--since', '7d', '--max-events', '3'], {
       env: dumb,
@@ -169,3 +181,21 @@ describe('colour', () => {
     expect(tail.stdout.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_/.test(l))).toHaveLength(3);
   });
 });
+
+/** `provisionings list --take 12` at 100 columns: LAST SYNC (27) hidden, STRATEGY (11) fits again. */
+const GOLDEN_100 = [
+  'CONNECTION                                   CONNECTION ID         STRATEGY     STATUS',
+  'wonka-waad-001                               con_749avhlm0jk2scmn  waad         success',
+  'initech-waad-002                             con_cl8lqcv3gyara67e  waad         in_progress',
+  'wayne-adfs-003                               con_ww3c3iej7kmvcyp4  adfs         success',
+  'acme-oidc-004                                con_jvx0uvuzmv24v8rc  oidc         success',
+  'stark-okta-005                               con_j2vfv8wi95dza7ly  okta         success',
+  'stark-samlp-006                              con_tqbc3pcytozvuuiu  samlp        success',
+  'hooli-waad-007                               con_dc3e3wi7c2fj7kj2  waad         success',
+  'corp-\\x1b[31mred\\x1b[0m-\\u202eexe.txt\\u202c  con_ff07ee3zm4gor2z3  waad         success',
+  'wonka-okta-009                               con_ukns2x4lq4spt5y8  okta         success',
+  'globex-google-apps-010                       con_jhezzb6filqdyg78  google-apps  success',
+  'hooli-adfs-011                               con_p96w4fs0m857v7cz  adfs         success',
+  'soylent-oidc-012                             con_ws3jzjx90b2nwnq3  oidc         success',
+  '',
+].join('\n');

@@ -42,6 +42,14 @@ describe('man/svcadm.1', () => {
     expect(missing).toEqual([]);
   });
 
+  it('says each default once: "(default 5)", never "(default 5) (default: 5)"', () => {
+    const page = readFileSync(PAGE, 'utf8').replace(/\\-/g, '-');
+    const twice = page.split('\n').filter((line) => (line.match(/\bdefault\b/g) ?? []).length > 1);
+    expect(twice).toEqual([]);
+    expect(page).toContain('\nretries for 429, 5xx and network failures (default 5)\n');
+    expect(page).toContain('\nper-request time limit (default 30s)\n');
+  });
+
   it.skipIf(groff.missing)(groff.title('renders without a warning (groff -man -ww)'), () => {
     const r = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-z', PAGE], { encoding: 'utf8' });
     expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });

@@ -26,6 +26,21 @@ describe('event lines', () => {
     );
   });
 
+  it('give the type column the widest type seen so far, not the widest of every type (33 columns)', () => {
+    const all = eventLineFormatter({ color: false, typeWidth: typeColumnWidth([]), now: () => now });
+    expect(typeColumnWidth([])).toBe(33);
+    all(row('user.created', '2025-06-05T11:00:00Z'), 80); // the day heading
+    expect(all(row('user.created', '2025-06-05T11:00:00Z'), 80)).toBe(
+      '11:00:00  user.created  evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)\n',
+    );
+    expect(all(row('connection.updated', '2025-06-05T11:00:01Z'), 100)).toBe(
+      '11:00:01  connection.updated  evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)\n',
+    );
+    expect(all(row('user.created', '2025-06-05T11:00:02Z'), 100)).toBe(
+      '11:00:02  user.created        evt_AbCdEfGh00000001  ada@example.com (Ada Lovelace)\n',
+    );
+  });
+
   it('fit 60 columns on one line when the types asked for are short, else on two, the id never cut', () => {
     const short = eventLineFormatter({ color: false, typeWidth: typeColumnWidth(['user.created']), now: () => now });
     short(row('user.created', '2025-06-05T11:00:00Z'), 60); // the day heading

@@ -53,6 +53,16 @@ describe('layoutColumns', () => {
     });
   });
 
+  it('shows again a column hidden early that fits once a wider one has gone too', () => {
+    // provisionings at 100 columns: hiding KIND (8) is not enough, WHEN (30) goes too; then KIND fits again
+    const wideWhen = [44, 11, 20, 27, 11, 5];
+    expect(layoutColumns(columns, wideWhen, 100, false)).toEqual({
+      shown: [0, 1, 2, 4],
+      widths: [44, 11, 20, 27, 11, 5],
+      hidden: ['when'],
+    });
+  });
+
   it('never cuts or hides a key, even when the line must wrap', () => {
     const { shown, widths } = layoutColumns(columns, natural, 20, false);
     expect(shown.map((i) => widths[i])).toEqual([10, 20]);

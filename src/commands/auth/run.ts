@@ -4,6 +4,7 @@ import { CREDENTIAL_VARIABLES } from '../../config/credential-variables.js';
 import type { Credentials } from '../../config/credentials.js';
 import { profilesFile } from '../../config/paths.js';
 import { ApiError, AuthError } from '../../errors.js';
+import { ACCESSIBLE_VARIABLE, isAccessible } from '../../global-options.js';
 import { cell, type DetailTable, timeCell } from '../../render/table-model.js';
 
 export async function runAuthToken(inv: Invocation): Promise<void> {
@@ -91,6 +92,11 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
       variable: inv.globals.agent.variable ?? null,
       agent: inv.globals.agent.agent ?? null,
     },
+    // Accessible mode (--accessible, SVCADM_ACCESSIBLE), and what turned it on.
+    accessible_mode: {
+      on: inv.globals.accessible,
+      source: inv.globals.accessible ? (isAccessible({}, inv.ctx.env) ? ACCESSIBLE_VARIABLE : '--accessible') : null,
+    },
     config_dir: inv.services.configDir,
   };
   const from = (source: string | null) => (source === null || source === 'default' ? '' : `  (${source})`);
@@ -120,6 +126,8 @@ export async function runAuthStatus(inv: Invocation, check: boolean): Promise<vo
     );
     const { agent_mode: agent } = status;
     if (agent.on) rows.push(['agent mode', cell(`on (${[agent.variable, agent.agent].filter(Boolean).join(': ')})`)]);
+    const { accessible_mode: accessible } = status;
+    if (accessible.on) rows.push(['accessible mode', cell(`on (${accessible.source})`)]);
     return {
       kind: 'detail',
       title: verified ? `Authenticated to ${status.tenant}` : `Token for ${status.tenant}`,

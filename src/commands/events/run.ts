@@ -33,7 +33,8 @@ function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<Eve
       const typeWidth = typeColumnWidth(types);
       return {
         row: (item) => eventRow(item.event.payload(), item.acknowledged?.status),
-        lines: (color) => eventLineFormatter({ color, typeWidth, now: () => clock.now() }),
+        lines: (color, headings, words) =>
+          eventLineFormatter({ color, typeWidth, headings, words, now: () => clock.now() }),
         status: statusLine,
         kind: (row) => row.type,
         text: (row) => `${row.type} ${row.id} ${row.summary}`,

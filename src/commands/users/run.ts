@@ -10,6 +10,11 @@ export async function runUsersFind(inv: Invocation, email: string): Promise<void
   const { data } = await findUsersByEmail(inv.services.api(), email);
   const table = (items: readonly EmailUser[]) => emailUsersTable(items, inv.ctx.clock.now());
   await inv.out.page(data, data, table, { empty: `No user has the e-mail ${neutralize(email)}.` });
+  // The service matches the address case-sensitively (api-notes, round 4): capitals are the likely miss.
+  if (data.length === 0 && email !== email.toLowerCase()) {
+    const lower = inv.paste(['users', 'find', '--email', email.toLowerCase()]);
+    inv.io.notice(`The service matches e-mails case-sensitively; in lower case: ${lower}`);
+  }
 }
 
 /**
