@@ -4,15 +4,11 @@ import type { Clock } from '../clock.js';
 import { NetworkError, UsageError } from '../errors.js';
 import type { Printer } from '../io/printer.js';
 import { neutralize } from '../text/sanitize.js';
+import type { Settlement } from './pipeline.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { FORWARD_SECRET_ENV, type ForwardTarget } from './target.js';
 
 export type ForwardedEvent = StreamEvent;
-
-/** How the app took an event: the 2xx status it acknowledged it with. */
-export interface Delivery {
-  status: number;
-}
 
 /** Says where events go before the tail starts; a secret made for this run is shown even with --quiet. */
 export function announceForwarding(out: Printer, target: ForwardTarget): void {
@@ -55,7 +51,7 @@ export class EventForwarder {
   }
 
   /** Resolves once the app acknowledged the event with a 2xx; throws a `forward_failed` error when it never did. */
-  async deliver(event: ForwardedEvent): Promise<Delivery> {
+  async deliver(event: ForwardedEvent): Promise<Settlement> {
     const { target, clock } = this;
     // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
     const body = Buffer.concat(event.line).toString('utf8').replace(/\n$/, '');
@@ -96,7 +92,7 @@ export class EventForwarder {
       });
     }
     if (res.status >= 200 && res.status < 300) {
-      return { status: res.status };
+      return { outcome: 'acknowledged', status: res.status, attempts: res.retries + 1 };
     }
     const tried = res.retries > 0 ? ` (after ${res.retries} ${res.retries === 1 ? 'retry' : 'retries'})` : '';
     const status = neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
