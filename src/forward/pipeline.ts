@@ -135,7 +135,9 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
             continue;
           }
           const acknowledged = deliver ? await deliver(event) : undefined;
-          this.#pending.push({ event, acknowledged });
+          // A dead letter is settled by its line in the dead-letter file: the Printer and the output file show
+          // what the app took.
+          if (acknowledged?.outcome !== 'dead-lettered') this.#pending.push({ event, acknowledged });
           this.count++;
           if (at !== undefined) this.position = at;
           if (eachDelivery) await this.flush();

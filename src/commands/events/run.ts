@@ -4,8 +4,11 @@ import type { Invocation } from '../../cli/host.js';
 import type { Clock } from '../../clock.js';
 import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
 import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
-import { announceForwarding, EventForwarder } from '../../forward/forwarder.js';
+import { DeliverySink } from '../../forward/delivery.js';
+import { announceForwarding } from '../../forward/forwarder.js';
+import { forwardingWords } from '../../forward/options.js';
 import { type ItemSource, Pipeline, type ShownItem } from '../../forward/pipeline.js';
+import { type RunEnd, summaryText, summaryValue } from '../../forward/summary.js';
 import { RecordFile } from '../../io/record-file.js';
 import type { ItemStream, StreamFormats } from '../../io/stream-types.js';
 import type { EventRow } from '../../render/event-line.js';
@@ -53,6 +56,18 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
   cursorFile?.check();
   const record = opts.outputFile === undefined ? undefined : RecordFile.open(opts.outputFile);
+  let stream: ItemStream<EventItem, TailStatus> | undefined;
+  // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged or what was
+  // set aside in the dead letters (opened here: a file that cannot be used is exit 2, nothing sent).
+  const delivery =
+    opts.forward &&
+    DeliverySink.open(
+      inv.services.http(),
+      opts.forward,
+      clock,
+      (text, always) => stream?.notice(text, always),
+      () => showForwarding(),
+    );
   const api = inv.services.api();
   const status: TailStatus = {
     state: 'connecting',
@@ -62,12 +77,25 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     rate: 0,
     cursor: start,
     now: started,
+    ...(delivery ? { forward: { forwarded: 0, deadLettered: 0 } } : {}),
+  };
+  /** The forwarding counts into the status (and the live view's status line at once). */
+  const showForwarding = () => {
+    if (!delivery) return;
+    const { retrying } = delivery;
+    status.forward = {
+      forwarded: delivery.counts.forwarded,
+      deadLettered: delivery.counts.deadLettered,
+      retrying: retrying && { attempt: retrying.attempt, at: retrying.at },
+    };
+    if (stream?.live) stream.status({ ...status, now: clock.now() });
   };
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
-  if (opts.forward) announceForwarding(inv.out, opts.forward);
-  const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
+  if (opts.forward) announceForwarding(inv.out, opts.forward.target);
+  stream = await inv.out.stream(eventFormats(clock, opts.types), status);
+  const shown = stream;
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
@@ -75,13 +103,11 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     const [t0, n0] = samples[0] ?? [now, 0];
     status.rate = now > t0 ? ((status.seen - n0) * 1000) / (now - t0) : 0;
     status.now = now;
-    stream.status({ ...status });
+    shown.status({ ...status });
   };
   const ticker = stream.live ? clock.setInterval(refresh, 1000) : undefined;
   let failure: unknown;
   const health = new StreamHealth(started);
-  // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged.
-  const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, stream.notice);
   // `q` in the interactive view stops as --max-events does; a write that fails after it was handed over stops the
   // tail at once (the failure is thrown where it is awaited).
   const writeFailed = new AbortController();
@@ -111,7 +137,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   };
   const pipeline = new Pipeline<StreamEvent, string, TailNote>({
     source,
-    deliver: forwarder ? (event) => forwarder.deliver(event) : undefined,
+    deliver: delivery ? (event) => delivery.settle(event) : undefined,
     record: record && { sink: record, lines: (event) => event.line },
     printer: stream,
     written: () => inv.io.settled(),
@@ -120,7 +146,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     note: (item) => {
       if (item.kind === 'connected') health.connected();
       if (item.kind === 'reconnecting') health.failed(item.reason, clock.now());
-      report(item, stream, status, clock.now());
+      report(item, shown, status, clock.now());
     },
     afterBatch: (batch) => {
       if (stream.live && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
@@ -129,6 +155,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     progress: (seen, cursor) => {
       status.seen = seen;
       status.cursor = cursor;
+      if (delivery) showForwarding();
       if (stream.live) stream.status({ ...status, now: clock.now() });
     },
     maxItems: opts.maxEvents,
@@ -167,6 +194,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       failure ??= err;
     }
     record?.close();
+    delivery?.close();
   }
   const { full, count: seen, position: cursor, recordFailure } = pipeline;
   // An app that gave up, a cursor file or an output file that could not be written: each stops with where to resume.
@@ -174,19 +202,41 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     endsWithResume(failure) || (failure !== undefined && failure === recordFailure) ? failure : undefined;
   const quit = stream.quit?.aborted === true && !ctx.interrupt.aborted && stoppedBy === undefined;
   const outage = health.outage();
-  if (!ctx.interrupt.aborted && stoppedBy === undefined && !quit) {
+  const resume = () => resumeLine(inv, opts, cursor, started);
+  const stopped = ctx.interrupt.aborted || stoppedBy !== undefined || quit;
+  if (delivery) {
+    // With forwarding, the stop line is a summary (counts per outcome and per type), one JSON line for data.
+    const how = stopped
+      ? quit
+        ? 'q pressed'
+        : stoppedBy
+          ? 'stopped'
+          : STOP_WORDS[interruption(ctx.interrupt).signal]
+      : (stopReason(ctx.interrupt, false, full, stop.signal.aborted, outage) ?? 'the stream ended');
+    const end: RunEnd = {
+      events: seen,
+      how,
+      retrying: delivery.retrying,
+      deadLetter: opts.forward?.deadLetter,
+      resume: stopped || (!full && outage !== undefined) ? resume() : undefined,
+    };
+    inv.out.aside(summaryValue(delivery.counts, end), summaryText(delivery.counts, end), stopped);
+  }
+  if (!stopped) {
     if (full || outage === undefined) return;
     // Ended by --duration (or the stream's own end) while down: not a success
     // (docs/decisions/2026-11-23-tail-down-exit-7.md).
-    throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resumeLine(inv, opts, cursor, started)}` });
+    throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resume()}` });
   }
-  if (!quit) {
-    const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
-    const how = stoppedBy ? 'stopped' : STOP_WORDS[interruption(ctx.interrupt).signal];
-    const down = outage === undefined || stoppedBy ? '' : ` (${outageText(outage)})`;
-    inv.io.stderr.write(`svcadm: ${how} after ${count}${down}\n`);
+  if (!delivery) {
+    if (!quit) {
+      const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
+      const how = stoppedBy ? 'stopped' : STOP_WORDS[interruption(ctx.interrupt).signal];
+      const down = outage === undefined || stoppedBy ? '' : ` (${outageText(outage)})`;
+      inv.io.stderr.write(`svcadm: ${how} after ${count}${down}\n`);
+    }
+    inv.io.stderr.write(`resume with: ${resume()}\n`);
   }
-  inv.io.stderr.write(`resume with: ${resumeLine(inv, opts, cursor, started)}\n`);
   if (quit) return;
   throw stoppedBy ?? interruption(ctx.interrupt, true);
 }
@@ -202,9 +252,8 @@ function outageText(outage: Outage): string {
 function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefined, started: number): string {
   const resume = cursor !== undefined ? ['--from', cursor] : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
-  const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
   const output = opts.outputFile === undefined ? [] : ['--output-file', opts.outputFile];
-  return inv.paste(['events', 'tail', ...resume, ...filters, ...forward, ...output]);
+  return inv.paste(['events', 'tail', ...resume, ...filters, ...forwardingWords(opts.forward), ...output]);
 }
 
 function isForwardFailure(err: unknown): err is CliError {
