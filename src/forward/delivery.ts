@@ -1,8 +1,15 @@
+import type { HttpClient } from '../api/http.js';
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
-import type { HttpClient } from '../api/http.js';
 import { DeadLetters } from './dead-letters.js';
-import { EventForwarder, eventName, eventText, type ForwardedEvent, type Notice, type RetryState } from './forwarder.js';
+import {
+  EventForwarder,
+  eventName,
+  eventText,
+  type ForwardedEvent,
+  type Notice,
+  type RetryState,
+} from './forwarder.js';
 import type { Forwarding } from './options.js';
 import type { Settlement } from './pipeline.js';
 
@@ -92,9 +99,13 @@ export class DeliverySink {
     const what = eventText(eventName(event));
     const where = this.forwarder.where;
     if (result.outcome === 'rejected') {
-      throw new CliError('rejected', `${where} rejected ${what}: ${result.error.replace(/^rejected: /, '')} (rejected, not retried)`, {
-        reason: 'forward_failed',
-      });
+      throw new CliError(
+        'rejected',
+        `${where} rejected ${what}: ${result.error.replace(/^rejected: /, '')} (rejected, not retried)`,
+        {
+          reason: 'forward_failed',
+        },
+      );
     }
     throw new NetworkError(`${where} did not acknowledge ${what}: ${result.error} (retried, attempts ran out)`, {
       reason: 'forward_failed',

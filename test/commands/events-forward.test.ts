@@ -218,9 +218,21 @@ describe('events tail --forward-to', () => {
     // Full-jitter backoff from 0.5 s (the random source gives 0.5: 250 ms, 500 ms, …), Retry-After as asked.
     expect(clock.sleeps.filter((ms) => ms !== 5)).toEqual([250, 500, 250, 3000, 250]);
     // Each attempt says its number.
-    expect(receiver.requests.map((q) => q.headers['svcadm-attempt'])).toEqual(
-      ['1', '1', '2', '3', '1', '1', '2', '1', '2', '1', '2', '1', '1'],
-    );
+    expect(receiver.requests.map((q) => q.headers['svcadm-attempt'])).toEqual([
+      '1',
+      '1',
+      '2',
+      '3',
+      '1',
+      '1',
+      '2',
+      '1',
+      '2',
+      '1',
+      '2',
+      '1',
+      '1',
+    ]);
     expect(readFileSync(file, 'utf8')).toBe(`${offsets[7]}\n`);
   });
 
