@@ -87,7 +87,7 @@ function __svcadm_commands -a cmdpath
         case 'policies'
             printf '%s\n' 'list' 'get' 'help'
         case 'events'
-            printf '%s\n' 'tail' 'help'
+            printf '%s\n' 'tail' 'replay' 'help'
         case 'provisionings'
             printf '%s\n' 'list' 'help'
         case 'users'
@@ -99,7 +99,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--output-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'mcp|--tools' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
+        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--output-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'events tail|--forward-timeout' 'events tail|--forward-attempts' 'events tail|--dead-letter' 'events replay|--type' 'events replay|--from-line' 'events replay|--forward-to' 'events replay|--forward-secret' 'events replay|--forward-timeout' 'events replay|--forward-attempts' 'events replay|--dead-letter' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'mcp|--tools' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' '*|-p' '*|--profile' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -190,6 +190,8 @@ complete -c svcadm -n '__svcadm_in "policies list"' -l take -x -d 'results per p
 complete -c svcadm -n '__svcadm_in "policies list"' -l all -d 'follow every page and print every policy once (not with --from)'
 complete -c svcadm -n '__svcadm_at "events"' -a 'tail' -d 'follow the event stream (GET /events, Server-Sent Events)'
 complete -c svcadm -n '__svcadm_help_at "events"' -a 'tail' -d 'follow the event stream (GET /events, Server-Sent Events)'
+complete -c svcadm -n '__svcadm_at "events"' -a 'replay' -d 'send a recorded NDJSON file again, in file order: -o ndjson, --output-file or --dead-letter output'
+complete -c svcadm -n '__svcadm_help_at "events"' -a 'replay' -d 'send a recorded NDJSON file again, in file order: -o ndjson, --output-file or --dead-letter output'
 complete -c svcadm -n '__svcadm_at "events"' -a help -d 'show help for a command'
 complete -c svcadm -n '__svcadm_in "events tail"' -l type -x -a '(__svcadm_list connection.created connection.deleted connection.updated group.created group.deleted group.updated group.member.added group.member.deleted group.role.assigned group.role.deleted organization.created organization.deleted organization.updated organization.connection.added organization.connection.removed organization.connection.updated organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted user.created user.deleted user.updated)' -d 'only these event types (repeatable, or a comma list)'
 complete -c svcadm -n '__svcadm_in "events tail"' -l from -x -d 'resume after this cursor (an offset from a previous run)'
@@ -201,6 +203,17 @@ complete -c svcadm -n '__svcadm_in "events tail"' -l output-file -r -F -d 'also 
 complete -c svcadm -n '__svcadm_in "events tail"' -l max-reconnects -x -d 'give up after n reconnects in a row without progress (default: never)'
 complete -c svcadm -n '__svcadm_in "events tail"' -l forward-to -x -d 'POST each event to this app (https, or http on loopback); 2xx acknowledges it'
 complete -c svcadm -n '__svcadm_in "events tail"' -l forward-secret -x -d 'sign forwarded events with this secret (default: a new one, printed)'
+complete -c svcadm -n '__svcadm_in "events tail"' -l forward-timeout -x -d 'an attempt the app has not answered within this is retried (default 10s)'
+complete -c svcadm -n '__svcadm_in "events tail"' -l forward-attempts -x -d 'attempts per event before it counts as failed (default 10; 0: no end)'
+complete -c svcadm -n '__svcadm_in "events tail"' -l dead-letter -r -F -d 'append events the app rejected or never acknowledged to this NDJSON file, and go on'
+complete -c svcadm -n '__svcadm_in "events replay"' -l type -x -a '(__svcadm_list connection.created connection.deleted connection.updated group.created group.deleted group.updated group.member.added group.member.deleted group.role.assigned group.role.deleted organization.created organization.deleted organization.updated organization.connection.added organization.connection.removed organization.connection.updated organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted user.created user.deleted user.updated)' -d 'only these event types (repeatable, or a comma list)'
+complete -c svcadm -n '__svcadm_in "events replay"' -l strict -d 'stop at a malformed line (default: report it with its line number and skip it)'
+complete -c svcadm -n '__svcadm_in "events replay"' -l from-line -x -d 'start at this line of the file (a stopped replay prints the line to resume with)'
+complete -c svcadm -n '__svcadm_in "events replay"' -l forward-to -x -d 'POST each event to this app (https, or http on loopback); 2xx acknowledges it'
+complete -c svcadm -n '__svcadm_in "events replay"' -l forward-secret -x -d 'sign forwarded events with this secret (default: a new one, printed)'
+complete -c svcadm -n '__svcadm_in "events replay"' -l forward-timeout -x -d 'an attempt the app has not answered within this is retried (default 10s)'
+complete -c svcadm -n '__svcadm_in "events replay"' -l forward-attempts -x -d 'attempts per event before it counts as failed (default 10; 0: no end)'
+complete -c svcadm -n '__svcadm_in "events replay"' -l dead-letter -r -F -d 'append events the app rejected or never acknowledged to this NDJSON file, and go on'
 complete -c svcadm -n '__svcadm_at "provisionings"' -a 'list' -d 'list directory provisioning configurations (GET /connections-directory-provisionings)'
 complete -c svcadm -n '__svcadm_help_at "provisionings"' -a 'list' -d 'list directory provisioning configurations (GET /connections-directory-provisionings)'
 complete -c svcadm -n '__svcadm_at "provisionings"' -a help -d 'show help for a command'
