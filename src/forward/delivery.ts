@@ -103,7 +103,7 @@ export class DeliverySink {
         'rejected',
         `${where} rejected ${what}: ${result.error.replace(/^rejected: /, '')} (rejected, not retried)`,
         {
-          reason: 'forward_failed',
+          reason: 'forward_rejected',
         },
       );
     }

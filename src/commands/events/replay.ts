@@ -95,7 +95,10 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
     await pipeline.run();
   } catch (err) {
     failure = err;
-    if (!(err instanceof Interrupted) && !(err instanceof CliError && err.reason === 'forward_failed')) {
+    if (
+      !(err instanceof Interrupted) &&
+      !(err instanceof CliError && (err.reason === 'forward_failed' || err.reason === 'forward_rejected'))
+    ) {
       if (!(err instanceof UsageError)) throw err;
     }
     await pipeline.finishAfterStop().catch(() => {});

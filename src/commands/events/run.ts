@@ -233,7 +233,7 @@ function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefin
 }
 
 function isForwardFailure(err: unknown): err is CliError {
-  return err instanceof CliError && err.reason === 'forward_failed';
+  return err instanceof CliError && (err.reason === 'forward_failed' || err.reason === 'forward_rejected');
 }
 
 function isCursorFileFailure(err: unknown): err is CliError {
