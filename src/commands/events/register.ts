@@ -49,7 +49,9 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
       'after',
       '\nExit: 0 when --duration or --max-events ends a working stream; 7 when it ends while the stream is down (it ' +
         'never connected, or a reconnect failed since the last drop), with since when and the line to resume with. ' +
-        'The service rotating a stream (connection_timeout) is followed silently. 130/143/129 on SIGINT/SIGTERM/SIGHUP.',
+        'The service rotating a stream (connection_timeout) is followed silently. 130/143/129 on SIGINT/SIGTERM/SIGHUP. ' +
+        'With --forward-to and no --dead-letter: 8 when the app rejected an event (a 4xx), 7 when it never ' +
+        'acknowledged one within --forward-attempts; the resume line starts before that event.',
     )
     .addHelpText(
       'after',
