@@ -112,3 +112,8 @@ export class DeliverySink {
     });
   }
 }
+
+/** The failures the delivery sink stops a run with, before the event it could not settle (the run says where to resume). */
+export function stopsBeforeEvent(err: unknown): err is CliError {
+  return err instanceof CliError && (err.reason === 'forward_failed' || err.reason === 'forward_rejected');
+}

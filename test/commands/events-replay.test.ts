@@ -131,6 +131,10 @@ describe('events replay', () => {
       interrupt: interrupt.signal,
     });
     expect(r.code).toBe(130);
+    // Told once: the summary, then the resume line.
+    expect(r.stderr.split('\n')[0]).toBe('svcadm: interrupted after 3 events: 3 forwarded');
+    expect(r.stderr.match(/interrupted/g)).toHaveLength(1);
+    expect(r.stderr.endsWith('\n') && r.stderr.split('\n').at(-2)?.startsWith('resume with: ')).toBe(true);
     const resume = /^resume with: (.*)$/m.exec(r.stderr)?.[1];
     expect(resume).toBe(`svcadm -o table events replay ${file} --from-line 4 --forward-to ${first.hook}`);
     const second = await app();

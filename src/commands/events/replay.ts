@@ -1,7 +1,7 @@
 import type { StreamEvent } from '../../api/events.js';
 import type { Invocation } from '../../cli/host.js';
-import { CliError, Interrupted, interruption, STOP_WORDS, UsageError } from '../../errors.js';
-import { DeliverySink } from '../../forward/delivery.js';
+import { Interrupted, interruption, STOP_WORDS, UsageError } from '../../errors.js';
+import { DeliverySink, stopsBeforeEvent } from '../../forward/delivery.js';
 import { announceForwarding } from '../../forward/forwarder.js';
 import { forwardingWords } from '../../forward/options.js';
 import { Pipeline } from '../../forward/pipeline.js';
@@ -95,12 +95,8 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
     await pipeline.run();
   } catch (err) {
     failure = err;
-    if (
-      !(err instanceof Interrupted) &&
-      !(err instanceof CliError && (err.reason === 'forward_failed' || err.reason === 'forward_rejected'))
-    ) {
-      if (!(err instanceof UsageError)) throw err;
-    }
+    // A signal, an event the app would not take, a malformed line under --strict: each ends with the resume line.
+    if (!(err instanceof Interrupted || err instanceof UsageError || stopsBeforeEvent(err))) throw err;
     await pipeline.finishAfterStop().catch(() => {});
   } finally {
     progress.done();
@@ -142,6 +138,7 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
   } else if (malformed > 0) {
     inv.io.notice(`svcadm: replayed ${groupedCount(pipeline.count)} events${skipped}`);
   }
-  if (failure !== undefined) throw failure;
+  // A stop by a signal was told above (count and resume line): the exit code says which signal.
   if (ctx.interrupt.aborted) throw interruption(ctx.interrupt, true);
+  if (failure !== undefined) throw failure;
 }

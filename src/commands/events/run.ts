@@ -3,7 +3,7 @@ import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
 import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
 import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
-import { DeliverySink } from '../../forward/delivery.js';
+import { DeliverySink, stopsBeforeEvent } from '../../forward/delivery.js';
 import { announceForwarding } from '../../forward/forwarder.js';
 import { forwardingWords } from '../../forward/options.js';
 import { type ItemSource, Pipeline } from '../../forward/pipeline.js';
@@ -232,17 +232,13 @@ function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefin
   return inv.paste(['events', 'tail', ...resume, ...filters, ...forwardingWords(opts.forward), ...output]);
 }
 
-function isForwardFailure(err: unknown): err is CliError {
-  return err instanceof CliError && (err.reason === 'forward_failed' || err.reason === 'forward_rejected');
-}
-
 function isCursorFileFailure(err: unknown): err is CliError {
   return err instanceof CliError && err.reason === 'cursor_file_failed';
 }
 
 /** Failures after which the tail still says where to resume: the app gave up, or the cursor file could not be kept. */
 function endsWithResume(err: unknown): err is CliError {
-  return isForwardFailure(err) || isCursorFileFailure(err);
+  return stopsBeforeEvent(err) || isCursorFileFailure(err);
 }
 
 /** Why the tail stopped, for the live view's last status line: what the final stderr line says. */
