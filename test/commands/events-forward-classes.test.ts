@@ -249,7 +249,7 @@ describe('forwarding: delivery classes', () => {
     const width = Math.max(...types.map((t) => t.length));
     expect(new Set(types).size).toBe(3);
     expect(r.stderr.trim().split('\n').slice(-4)).toEqual([
-      `svcadm: reached --max-events after 3 events: 2 forwarded, 1 dead-lettered (to ${dead})`,
+      `svcadm: reached --max-events after 3 events: 2 forwarded, 1 dead-lettered to ${dead} (1 out of attempts)`,
       `  ${types[0]?.padEnd(width)}  0 forwarded, 1 dead-lettered`,
       `  ${types[1]?.padEnd(width)}  1 forwarded`,
       `  ${types[2]?.padEnd(width)}  1 forwarded`,

@@ -371,6 +371,8 @@ describe('events tail --forward-to', () => {
           events: 2,
           forwarded: 2,
           dead_lettered: 0,
+          rejected: 0,
+          out_of_attempts: 0,
           retrying: { attempt: 2, reason: '500 Internal Server Error' },
           by_type: byType,
           stopped: 'interrupted',

@@ -42,16 +42,11 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
     rate: 0,
     cursor: undefined,
     now: clock.now(),
-    ...(delivery ? { forward: { forwarded: 0, deadLettered: 0 } } : {}),
+    ...(delivery ? { forward: delivery.status() } : {}),
   };
   const showForwarding = () => {
     if (!delivery) return;
-    const { retrying } = delivery;
-    status.forward = {
-      forwarded: delivery.counts.forwarded,
-      deadLettered: delivery.counts.deadLettered,
-      retrying: retrying && { attempt: retrying.attempt, at: retrying.at },
-    };
+    status.forward = delivery.status();
     if (stream?.live) stream.status({ ...status, now: clock.now() });
   };
   if (opts.forward) announceForwarding(inv.out, opts.forward.target);

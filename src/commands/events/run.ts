@@ -53,17 +53,12 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     rate: 0,
     cursor: start,
     now: started,
-    ...(delivery ? { forward: { forwarded: 0, deadLettered: 0 } } : {}),
+    ...(delivery ? { forward: delivery.status() } : {}),
   };
   /** The forwarding counts into the status (and the live view's status line at once). */
   const showForwarding = () => {
     if (!delivery) return;
-    const { retrying } = delivery;
-    status.forward = {
-      forwarded: delivery.counts.forwarded,
-      deadLettered: delivery.counts.deadLettered,
-      retrying: retrying && { attempt: retrying.attempt, at: retrying.at },
-    };
+    status.forward = delivery.status();
     if (stream?.live) stream.status({ ...status, now: clock.now() });
   };
   const samples: Array<[number, number]> = [[started, 0]];
