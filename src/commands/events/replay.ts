@@ -79,7 +79,8 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
     progress: (seen, line) => {
       status.seen = seen;
       status.cursor = line === undefined ? undefined : `line ${line}`;
-      if (delivery) showForwarding();
+      if (delivery) status.forward = delivery.status();
+      if (shown.live) shown.status({ ...status, now: clock.now() });
     },
     signal,
     writeEachDelivery: shown.live,

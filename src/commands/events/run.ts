@@ -126,7 +126,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     progress: (seen, cursor) => {
       status.seen = seen;
       status.cursor = cursor;
-      if (delivery) showForwarding();
+      if (delivery) status.forward = delivery.status();
       if (stream.live) stream.status({ ...status, now: clock.now() });
     },
     maxItems: opts.maxEvents,
