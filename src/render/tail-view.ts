@@ -18,6 +18,44 @@ export interface TailStatus {
   cursor: string | undefined;
   /** The clock's time when the status was taken: the countdown counts from it. */
   now: number;
+  /** With --forward-to: what the app took, what was set aside, and the event being tried again. */
+  forward?: ForwardStatus | undefined;
+}
+
+/** The forwarding part of the status line. */
+export interface ForwardStatus {
+  forwarded: number;
+  deadLettered: number;
+  /** Of the dead-lettered: those the app rejected (the others ran out of attempts). */
+  rejected: number;
+  /** The event being tried again: its next attempt and when it starts (clock time). */
+  retrying?: { attempt: number; at: number } | undefined;
+}
+
+/** `2 rejected, 1 out of attempts`: the classes of the dead letters. */
+export function deadLetterClasses(rejected: number, deadLettered: number): string {
+  const exhausted = deadLettered - rejected;
+  const parts = [];
+  if (rejected > 0) parts.push(`${groupedCount(rejected)} rejected`);
+  if (exhausted > 0) parts.push(`${groupedCount(exhausted)} out of attempts`);
+  return parts.join(', ');
+}
+
+/** `12 forwarded · retrying (attempt 3, next try in 2s) · 1 dead-lettered` */
+function forwardParts(status: TailStatus): string[] {
+  const { forward } = status;
+  if (!forward) return [];
+  const parts = [`${groupedCount(forward.forwarded)} forwarded`];
+  if (forward.retrying) {
+    const left = Math.max(0, Math.ceil((forward.retrying.at - status.now) / 1000));
+    parts.push(`retrying (attempt ${forward.retrying.attempt}, next try in ${left}s)`);
+  }
+  if (forward.deadLettered > 0) {
+    parts.push(
+      `${groupedCount(forward.deadLettered)} dead-lettered (${deadLetterClasses(forward.rejected, forward.deadLettered)})`,
+    );
+  }
+  return parts;
 }
 
 const SEPARATOR = ' · ';
@@ -68,6 +106,7 @@ export function statusLine(status: TailStatus, width: number, color: boolean): s
   const events = `${groupedCount(status.seen)} ${status.seen === 1 ? 'event' : 'events'}`;
   const parts = [
     events,
+    ...forwardParts(status),
     ...(status.state === 'stopped' ? [] : [`${status.rate.toFixed(1)}/s`]),
     status.types.length > 0 ? neutralize(status.types.join(',')) : 'all types',
     `cursor ${status.cursor === undefined ? '-' : neutralize(status.cursor)}`,
