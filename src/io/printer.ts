@@ -12,6 +12,7 @@ import { type IOStreams, STREAM_QUEUE_BYTES } from './io-streams.js';
 import { streamViewKind } from './live-view-choice.js';
 import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
 import type { ItemStream, StreamFormats } from './stream-types.js';
+import { TenantOutput } from './tenant-output.js';
 
 /** That a page printed is not the whole list, and how to get the rest. */
 export interface MoreResults {
@@ -70,12 +71,16 @@ export class Printer {
   /** stdout is a terminal: JSON is coloured there (with colour on), tables fitted to its width. */
   readonly #tty: boolean;
   readonly #redraw: boolean;
+  /** A tenant of a run across several: its tables go here, to be merged with the others' (`TenantOutput`). */
+  readonly #collect: ((spec: TableSpec) => void) | undefined;
 
   constructor(
     io: IOStreams,
     globals: Pick<Globals, 'format' | 'formatChosen' | 'query' | 'color' | 'redraw'>,
     clock: Clock,
+    collect?: (spec: TableSpec) => void,
   ) {
+    this.#collect = collect;
     this.#io = io;
     this.#clock = clock;
     this.#format = globals.format;
@@ -318,7 +323,35 @@ export class Printer {
     return this.#color && this.#tty ? colorJson(text) : text;
   }
 
+  /**
+   * The result of a run across several tenants (`--profiles`, `TenantOutput`): the tenants' tables merged, with the
+   * lines they printed beside them; or the json or yaml array of their entries (already shaped by `--query`, each as
+   * its tenant printed it).
+   */
+  async tenants(output: TenantOutput, profiles: readonly string[]): Promise<void> {
+    if (this.#isTable) {
+      const { tables, text } = output.tenantTables(profiles);
+      const { mergeTenantTables } = await import('../render/tenant-tables.js');
+      let first = true;
+      for (const spec of mergeTenantTables(tables)) {
+        if (!first) await this.#io.write('\n');
+        first = false;
+        await this.#table(spec);
+      }
+      if (text !== '') await this.#io.write(text);
+      return;
+    }
+    if (this.#format === 'ndjson') return;
+    const entries = output.entries(profiles);
+    if (this.#format === 'yaml') {
+      const { yamlDocument } = await import('../render/yaml-text.js');
+      return this.#io.write(yamlDocument(TenantOutput.value(entries)));
+    }
+    return this.#io.write(this.#paintJson(escapeJsonText(TenantOutput.jsonArray(entries))));
+  }
+
   async #table(spec: TableSpec): Promise<void> {
+    if (this.#collect) return this.#collect(spec);
     const { renderTable } = await import('../render/table-text.js');
     const width = this.#format === 'table' && this.#tty ? (this.#io.stdout.columns ?? 80) : undefined;
     const { text, hidden } = renderTable(spec, { width, wide: this.#format === 'wide', color: this.#color });

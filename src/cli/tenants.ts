@@ -1,0 +1,162 @@
+import { finished } from 'node:stream/promises';
+import { CREDENTIAL_VARIABLES, PROFILE_VARIABLE } from '../config/credential-variables.js';
+import { configDir } from '../config/paths.js';
+import { selectProfiles } from '../config/profile-patterns.js';
+import { readProfiles } from '../config/profile-store.js';
+import { parseOrigin } from '../config/tenant.js';
+import type { Context } from '../context.js';
+import { CliError, type ErrorKind, exitCodeFor, Interrupted, interruption, TenantsFailed } from '../errors.js';
+import type { Globals, TenantPatterns } from '../global-options.js';
+import { errorEnvelope } from '../io/printer.js';
+import { TenantOutput, type TenantStreams } from '../io/tenant-output.js';
+import type { TableSpec } from '../render/table-model.js';
+import { runBounded } from '../util/bounded-runs.js';
+import type { Invocation } from './invocation.js';
+
+/** One tenant of a run across several: its profile and the host of its domain (as the store has it). */
+export interface TenantRef {
+  readonly profile: string;
+  readonly domain: string | undefined;
+}
+
+/** What builds a tenant's invocation and words its failure (the Host). */
+export interface InvocationMaker {
+  invocation(ctx: Context, globals: Globals, tenant?: string, collect?: (spec: TableSpec) => void): Invocation;
+  refine(inv: Invocation, err: unknown): unknown;
+}
+
+/** The tenants a command runs across, and the loop that runs it for each (cli.md, "Many tenants"). */
+export interface Tenants {
+  /** The run's own invocation: its questions, notices and merged output. */
+  readonly inv: Invocation;
+  /** In profile (name) order. */
+  readonly list: readonly TenantRef[];
+  /**
+   * Runs `run` once per tenant, each with an invocation of its own (its profile as a unit, its token, token cache
+   * entry, rate-limit state and retries), at most `--parallel` at once; one tenant's failure stops no other unless
+   * `--fail-fast`. Prints the merged output; throws `TenantsFailed` when any tenant failed.
+   */
+  each(run: (inv: Invocation) => Promise<void>): Promise<void>;
+}
+
+/** The host of a stored domain (`tenant.example.com`, `127.0.0.1:4010`), else the domain as stored. */
+function hostOf(domain: string): string {
+  try {
+    return new URL(parseOrigin(domain)).host;
+  } catch {
+    return domain;
+  }
+}
+
+/**
+ * The profiles `--profiles` names, in name order (none matched: exit 2, listing those there are), and one notice
+ * naming the credential variables that no tenant will use.
+ */
+export function selectTenants(inv: Invocation, patterns: TenantPatterns, maker: InvocationMaker): Tenants {
+  const store = readProfiles(configDir(inv.ctx.env));
+  const profiles = selectProfiles(patterns.patterns, Object.keys(store.profiles));
+  const env = inv.ctx.env;
+  const ignored = [PROFILE_VARIABLE, ...Object.values(CREDENTIAL_VARIABLES)].filter((v) => (env[v] ?? '') !== '');
+  if (ignored.length > 0) {
+    inv.io.notice(`Using each profile as a whole: ignoring ${ignored.join(', ')} from the environment.`);
+  }
+  const list = profiles.map((profile) => {
+    const domain = store.profiles[profile]?.domain;
+    return { profile, domain: domain === undefined ? undefined : hostOf(domain) };
+  });
+  return { inv, list, each: (run) => runEach(inv, list, maker, run) };
+}
+
+interface Failure {
+  readonly profile: string;
+  readonly code: number;
+  readonly kind: Exclude<ErrorKind, 'interrupted'>;
+}
+
+/** Waits for a tenant's streams to hand on all it wrote. */
+async function flushed(streams: TenantStreams): Promise<void> {
+  streams.stdout.end();
+  streams.stderr.end();
+  await Promise.all([finished(streams.stdout), finished(streams.stderr)]);
+}
+
+async function runEach(
+  inv: Invocation,
+  list: readonly TenantRef[],
+  maker: InvocationMaker,
+  run: (inv: Invocation) => Promise<void>,
+): Promise<void> {
+  const { ctx, globals } = inv;
+  const output = new TenantOutput(inv.io, globals.format);
+  const failFast = new AbortController();
+  const signal = AbortSignal.any([ctx.interrupt, failFast.signal]);
+  const tenantGlobals: Globals = Object.freeze({
+    ...globals,
+    format: output.tenantFormat,
+    credentials: Object.freeze({}),
+    tenants: undefined,
+    // Progress lines and live views are the merged run's, not each tenant's.
+    redraw: Object.freeze({ stdout: false, stderr: false }),
+    prompts: false,
+  });
+  const failures: Failure[] = [];
+  const stopped = new Set<string>();
+  const succeeded = new Set<string>();
+
+  const runOne = async ({ profile, domain }: TenantRef): Promise<void> => {
+    const streams = output.streams(profile);
+    const tenantCtx: Context = {
+      ...ctx,
+      io: {
+        stdout: streams.stdout,
+        stderr: streams.stderr,
+        get stdin() {
+          return ctx.io.stdin;
+        },
+      },
+      interrupt: signal,
+    };
+    const tenant = maker.invocation(tenantCtx, tenantGlobals, profile, streams.collect);
+    try {
+      await run(tenant);
+      await tenant.io.finished();
+      await flushed(streams);
+      output.succeeded(profile, domain);
+      succeeded.add(profile);
+    } catch (err) {
+      await flushed(streams).catch(() => {});
+      if (err instanceof Interrupted && signal.aborted) {
+        // Ctrl-C stops the whole run; --fail-fast stops the others, which did not fail.
+        stopped.add(profile);
+        return;
+      }
+      const refined = maker.refine(tenant, err);
+      const code = exitCodeFor(refined);
+      const kind = refined instanceof CliError && refined.kind !== 'interrupted' ? refined.kind : 'bug';
+      failures.push({ profile, code, kind });
+      await output.failed(profile, domain, errorEnvelope(refined, code));
+      if (globals.failFast) failFast.abort(new Interrupted('SIGINT'));
+    } finally {
+      tenant.services.close();
+    }
+  };
+
+  await runBounded(list, globals.parallel, runOne, signal);
+  if (ctx.interrupt.aborted) throw interruption(ctx.interrupt);
+  for (const { profile } of list) {
+    if (!succeeded.has(profile) && !failures.some((f) => f.profile === profile)) {
+      stopped.add(profile);
+    }
+  }
+  await inv.out.tenants(
+    output,
+    list.map((t) => t.profile),
+  );
+  if (failures.length === 0) return;
+  const byProfile = [...failures].sort((a, b) => (a.profile < b.profile ? -1 : 1));
+  const named = byProfile.map((f) => `${f.profile} (exit ${f.code})`).join(', ');
+  const notRun = stopped.size > 0 ? `; stopped by --fail-fast: ${[...stopped].sort().join(', ')}` : '';
+  const message = `${failures.length} of ${list.length} tenants failed: ${named}${notRun}`;
+  const alike = succeeded.size === 0 && failures.every((f) => f.code === failures[0]?.code);
+  throw new TenantsFailed(alike ? (failures[0]?.kind ?? 'bug') : 'partial', message);
+}
