@@ -90,15 +90,17 @@ async function runEach(
   const output = new TenantOutput(inv.io, globals.format);
   const failFast = new AbortController();
   const signal = AbortSignal.any([ctx.interrupt, failFast.signal]);
-  const tenantGlobals: Globals = Object.freeze({
-    ...globals,
-    format: output.tenantFormat,
-    credentials: Object.freeze({}),
-    tenants: undefined,
-    // Progress lines and live views are the merged run's, not each tenant's.
-    redraw: Object.freeze({ stdout: false, stderr: false }),
-    prompts: false,
-  });
+  // Each tenant's own: its profile, as `-p` names one (the hints it prints pin it).
+  const globalsOf = (profile: string): Globals =>
+    Object.freeze({
+      ...globals,
+      format: output.tenantFormat,
+      credentials: Object.freeze({ profile }),
+      tenants: undefined,
+      // Progress lines and live views are the merged run's, not each tenant's.
+      redraw: Object.freeze({ stdout: false, stderr: false }),
+      prompts: false,
+    });
   const failures: Failure[] = [];
   const stopped = new Set<string>();
   const succeeded = new Set<string>();
@@ -116,7 +118,7 @@ async function runEach(
       },
       interrupt: signal,
     };
-    const tenant = maker.invocation(tenantCtx, tenantGlobals, profile, streams.collect);
+    const tenant = maker.invocation(tenantCtx, globalsOf(profile), profile, streams.collect);
     try {
       await run(tenant);
       await tenant.io.finished();
@@ -125,7 +127,8 @@ async function runEach(
       succeeded.add(profile);
     } catch (err) {
       await flushed(streams).catch(() => {});
-      if (err instanceof Interrupted && signal.aborted) {
+      // A write cut off on its way is no stop: its outcome is unknown, and said.
+      if (err instanceof Interrupted && signal.aborted && err.reason !== 'outcome_unknown') {
         // Ctrl-C stops the whole run; --fail-fast stops the others, which did not fail.
         stopped.add(profile);
         return;
