@@ -423,3 +423,106 @@ describe('running', () => {
     }
   });
 });
+
+describe('connections delete-user across tenants', () => {
+  const deleteWords = (emu: TestEmulator, ...extra: string[]) => [
+    'connections',
+    'delete-user',
+    emu.fixtures.databaseConnectionId,
+    '--email',
+    'alice@example.com',
+    ...extra,
+  ];
+
+  async function deletes(emu: TestEmulator): Promise<number> {
+    const { requests } = await emu.requests();
+    return requests.filter((r) => r.method === 'DELETE').length;
+  }
+
+  it('off a terminal it needs --yes, and in agent mode even on one: exit 2, nothing sent', async () => {
+    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    expect(await runCli(['--profiles', '*', ...deleteWords(a)], { env: { SVCADM_CONFIG_DIR: dir } })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'svcadm: refusing to delete without confirmation: not a terminal — pass --yes to delete from every tenant listed\n',
+    });
+    const agent = await runCli(['--profiles', '*', ...deleteWords(a), '-o', 'table'], {
+      env: { SVCADM_CONFIG_DIR: dir, SVCADM_AGENT: '1' },
+      tty: { stdin: true, stdout: true, stderr: true },
+    });
+    expect(agent.code).toBe(2);
+    expect(agent.stderr).toContain('refusing to delete without confirmation: agent mode (SVCADM_AGENT)');
+    expect([await deletes(a), await deletes(b)]).toEqual([0, 0]);
+  });
+
+  it('on a terminal the question lists every tenant, profile and domain; no is nothing sent', async () => {
+    const dir = configWith({ dev: admin(a), 'prod-eu': admin(b) });
+    const r = await runCli(['--profiles', '*', ...deleteWords(a), '-o', 'table'], {
+      env: { SVCADM_CONFIG_DIR: dir },
+      tty: { stdin: true, stdout: true, stderr: true },
+      stdin: 'n\n',
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `Delete alice@example.com from connection ${a.fixtures.databaseConnectionId} on 2 tenants?\n` +
+        `  dev      ${host(a)}\n` +
+        `  prod-eu  ${host(b)}\n` +
+        '[y/N] svcadm: not confirmed: nothing was deleted\n',
+    );
+    expect([await deletes(a), await deletes(b)]).toEqual([0, 0]);
+  });
+
+  it('yes: one DELETE to each tenant, each outcome reported in profile order', async () => {
+    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const r = await runCli(['--profiles', '*', ...deleteWords(a, '--correlation-id', 'job-7'), '-o', 'table'], {
+      env: { SVCADM_CONFIG_DIR: dir },
+      tty: { stdin: true, stdout: true, stderr: true },
+      stdin: 'y\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      `dev: No user alice@example.com remains in connection ${a.fixtures.databaseConnectionId}\n` +
+        `prod: No user alice@example.com remains in connection ${a.fixtures.databaseConnectionId}\n`,
+    );
+    expect(r.stderr).toContain('dev: Correlation id: job-7\n');
+    expect(r.stderr).toContain('prod: Correlation id: job-7\n');
+    expect([await deletes(a), await deletes(b)]).toEqual([1, 1]);
+  });
+
+  it('a tenant that drops the connection after the DELETE was sent: its outcome is unknown, with its correlation id', async () => {
+    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    await b.failNext({ path: '/connections', method: 'DELETE', kind: 'reset' });
+    const r = await runCli(
+      ['--profiles', '*', '--max-retries', '0', ...deleteWords(a, '--yes', '--correlation-id', 'job-8')],
+      {
+        env: { SVCADM_CONFIG_DIR: dir },
+      },
+    );
+    expect(r.code).toBe(9);
+    const doc = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(doc[0]).toEqual({
+      profile: 'dev',
+      domain: host(a),
+      result: {
+        connection_id: a.fixtures.databaseConnectionId,
+        email: 'alice@example.com',
+        outcome: 'gone',
+        status: 204,
+        correlation_id: 'job-8',
+      },
+    });
+    const error = (doc[1] as { error: Record<string, unknown> }).error;
+    expect(error.code).toBe('outcome_unknown');
+    expect(error.exit_code).toBe(7);
+    expect(String(error.message)).toMatch(/: the DELETE was sent; its outcome is unknown$/);
+    expect(String(error.hint)).toContain('correlation id job-8');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.slice(0, -1).sort()).toEqual([
+      'dev: Correlation id: job-8',
+      'prod: Correlation id: job-8',
+    ]);
+    expect(JSON.parse(lines.at(-1) ?? '').error.message).toBe('1 of 2 tenants failed: prod (exit 7)');
+    expect([await deletes(a), await deletes(b)]).toEqual([1, 1]);
+  });
+});
