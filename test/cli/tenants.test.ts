@@ -522,7 +522,7 @@ describe('connections delete-user across tenants', () => {
       'dev: Correlation id: job-8',
       'prod: Correlation id: job-8',
     ]);
-    expect(JSON.parse(lines.at(-1) ?? '').error.message).toBe('1 of 2 tenants failed: prod (exit 7)');
+    expect(lines.at(-1)).toBe('svcadm: 1 of 2 tenants failed: prod (exit 7)');
     expect([await deletes(a), await deletes(b)]).toEqual([1, 1]);
   });
 });
