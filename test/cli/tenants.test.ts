@@ -229,6 +229,45 @@ describe('outputs', () => {
   });
 });
 
+describe('every read runs across tenants, each result what the command prints alone', () => {
+  it.each([
+    [['policies', 'list', '--all']],
+    [['provisionings', 'list', '--take', '2']],
+    [['users', 'permissions', 'USER', '--per-page', '3']],
+    [['users', 'find', '--email', 'alice@example.com']],
+    [['connections', 'list', '--all']],
+    [['api', '/rate-limit-policies/rlp_lxp8z12v65g6ivg32rm1u2']],
+  ])('%j', async (words) => {
+    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const env = { SVCADM_CONFIG_DIR: dir };
+    const command = words.map((w) => (w === 'USER' ? a.fixtures.userId : w));
+    const r = await runCli(['--profiles', '*', ...command, '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const alone = await runCli(['-p', 'prod', ...command, '-o', 'json'], { env });
+    const doc = JSON.parse(r.stdout) as Array<{ profile: string; result: unknown }>;
+    expect(doc.map((e) => e.profile)).toEqual(['dev', 'prod']);
+    // Checkpoints carry the time they were made: compare what does not.
+    const withoutNext = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/"next":"[^"]*"/g, '"next":""'));
+    expect(withoutNext(doc[1]?.result)).toEqual(withoutNext(JSON.parse(alone.stdout)));
+  });
+
+  it('auth status: each tenant its own client and scopes', async () => {
+    const dir = configWith({ dev: admin(a), ro: readOnly(b) });
+    const r = await runCli(['--profiles', '*', 'auth', 'status', '-o', 'json'], { env: { SVCADM_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as Array<{ profile: string; result: Record<string, unknown> }>;
+    expect(
+      doc.map((e) => [
+        e.profile,
+        JSON.stringify(e.result).includes(e.profile === 'dev' ? a.admin.clientId : b.readOnly.clientId),
+      ]),
+    ).toEqual([
+      ['dev', true],
+      ['ro', true],
+    ]);
+  });
+});
+
 describe('tenants that fail differently in one run', () => {
   let limited: TestEmulator;
   beforeAll(async () => {
@@ -518,10 +557,7 @@ describe('connections delete-user across tenants', () => {
     expect(String(error.message)).toMatch(/: the DELETE was sent; its outcome is unknown$/);
     expect(String(error.hint)).toContain('correlation id job-8');
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines.slice(0, -1).sort()).toEqual([
-      'dev: Correlation id: job-8',
-      'prod: Correlation id: job-8',
-    ]);
+    expect(lines.slice(0, -1).sort()).toEqual(['dev: Correlation id: job-8', 'prod: Correlation id: job-8']);
     expect(lines.at(-1)).toBe('svcadm: 1 of 2 tenants failed: prod (exit 7)');
     expect([await deletes(a), await deletes(b)]).toEqual([1, 1]);
   });
