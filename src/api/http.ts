@@ -34,6 +34,11 @@ export interface HttpRequest {
   statusOnly?: boolean;
   /** Never through a proxy: the app `events tail --forward-to` names is local. */
   direct?: boolean;
+  /** Over the settings' --max-retries and --timeout: a caller with limits of its own (the forwarder's). */
+  maxRetries?: number;
+  timeoutMs?: number;
+  /** Over the service's 1 MB: a request to someone else (the app of --forward-to) with a limit of its own. */
+  maxRequestBytes?: number;
 }
 
 export interface HttpResponse {
@@ -278,8 +283,9 @@ export class HttpClient {
 
   /** Sends a request, retrying as its policy allows; resolves with the last answer whatever its status. */
   async request(req: HttpRequest): Promise<HttpResponse> {
-    checkPayloadSize(req);
-    const { maxRetries, clock } = this.#settings;
+    checkPayloadSize(req, req.maxRequestBytes);
+    const { clock } = this.#settings;
+    const maxRetries = req.maxRetries ?? this.#settings.maxRetries;
     const route = await this.#route(req);
     const via = viaText(route);
     for (let attempt = 0; ; attempt++) {
@@ -337,7 +343,7 @@ export class HttpClient {
         }
         readBody(res, req.url).then((body) => resolve({ ...head, body }), reject);
       });
-      const timer = this.#timeLimit(request, req.url);
+      const timer = this.#timeLimit(request, req.url, req.timeoutMs);
       request.end();
     }).catch((err: unknown) => {
       if (err instanceof TransportFailure) throw err.toNetworkError();
@@ -352,8 +358,8 @@ export class HttpClient {
     if (interrupt.aborted) throw interruption(interrupt);
   }
 
-  #timeLimit(request: http.ClientRequest, url: URL) {
-    const { timeoutMs, clock } = this.#settings;
+  #timeLimit(request: http.ClientRequest, url: URL, timeoutMs = this.#settings.timeoutMs) {
+    const { clock } = this.#settings;
     const timer = clock.setTimeout(() => request.destroy(timeoutFailure(url, timeoutMs)), timeoutMs);
     request.on('close', () => timer.cancel());
     return timer;
@@ -374,7 +380,7 @@ export class HttpClient {
             reject(err instanceof TransportFailure ? err : describeFailure(err as NodeJS.ErrnoException, req.url)),
         );
       });
-      this.#timeLimit(request, req.url);
+      this.#timeLimit(request, req.url, req.timeoutMs);
       request.end(req.body);
     });
   }
@@ -464,9 +470,9 @@ function timeoutFailure(url: URL, ms: number): TransportFailure {
 }
 
 /** The service takes at most 1 MB (URL and body): a larger request is a usage error, before anything is sent. */
-export function checkPayloadSize(req: Pick<HttpRequest, 'url' | 'body'>): void {
+export function checkPayloadSize(req: Pick<HttpRequest, 'url' | 'body'>, limit = MAX_PAYLOAD_BYTES): void {
   const size = Buffer.byteLength(req.url.href) + Buffer.byteLength(req.body ?? '');
-  if (size > MAX_PAYLOAD_BYTES) {
+  if (size > limit) {
     throw new UsageError(`the request would be ${size} bytes; the service accepts at most 1 MB`);
   }
 }

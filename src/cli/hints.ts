@@ -67,7 +67,8 @@ const REASON_HINTS: Readonly<
     'the Events feature is not enabled on this tenant (or --domain names another service): enable it in the tenant settings',
   cursor_expired: ({ paste }) => `restart with --since (e.g. \`${paste(['events', 'tail', '--since', '1h'])}\`)`,
   invalid_cursor: () => 'check the cursor given with --from or held in the cursor file',
-  forward_failed: () => 'fix the app at --forward-to, then resume: the event it did not acknowledge is sent again',
+  forward_failed: () =>
+    'fix the app at --forward-to, then resume: the event is sent again (or set such events aside with --dead-letter <file>)',
   cursor_file_failed: () => 'free space or fix the cursor file, then resume with the line above',
   config_invalid: ({ paste }, err) =>
     err.subject === undefined

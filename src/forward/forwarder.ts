@@ -1,20 +1,19 @@
 import type { StreamEvent } from '../api/events.js';
 import type { HttpClient } from '../api/http.js';
+import { retryAfterMs } from '../api/retry.js';
+import { SSE_MAX_EVENT_BYTES } from '../api/sse-parser.js';
 import type { Clock } from '../clock.js';
-import { NetworkError, UsageError } from '../errors.js';
+import { Interrupted, NetworkError, UsageError } from '../errors.js';
 import type { Printer } from '../io/printer.js';
 import { neutralize } from '../text/sanitize.js';
+import { backoffMs, classOfStatus, type DeliveryClass } from './delivery-class.js';
+import type { Forwarding } from './options.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { FORWARD_SECRET_ENV, type ForwardTarget } from './target.js';
 
 export type ForwardedEvent = StreamEvent;
 
-/** How the app took an event: the 2xx status it acknowledged it with. */
-export interface Delivery {
-  status: number;
-}
-
-/** Says where events go before the tail starts; a secret made for this run is shown even with --quiet. */
+/** Says where events go before the run starts; a secret made for this run is shown even with --quiet. */
 export function announceForwarding(out: Printer, target: ForwardTarget): void {
   const where = target.url.href;
   if (!target.generated) {
@@ -28,80 +27,167 @@ export function announceForwarding(out: Printer, target: ForwardTarget): void {
   );
 }
 
-/** Where notices go: the tail's line sink (stderr, or above the live view). */
+/** Where notices go: the run's line sink (stderr, or above the live view). */
 export type Notice = (text: string, always?: boolean) => void;
+
+/** An event about to be tried again, for the status line. */
+export interface RetryState {
+  /** The attempt that comes next (2-based). */
+  attempt: number;
+  /** When it starts (clock time). */
+  at: number;
+  reason: string;
+}
+
+/** How one event's delivery ended. */
+export type ForwardResult =
+  | { outcome: 'acknowledged'; status: number; attempts: number }
+  | {
+      /** `rejected`: the app refused it (not retried); `exhausted`: every attempt failed. */
+      outcome: 'rejected' | 'exhausted';
+      /** The app's last status; undefined when no answer came (or it was never sent). */
+      status: number | undefined;
+      attempts: number;
+      /** Why, in a few words: the status and its class, or the failure. */
+      error: string;
+    };
 
 /** An app's answer counts for its status only: its body is drained up to this, beyond it the connection is closed. */
 const MAX_ACKNOWLEDGEMENT_BYTES = 64 * 1024;
 /** Header values the service's text may fill: visible ASCII only, else the header is left out. */
 const HEADER_VALUE = /^[\x21-\x7e]{1,1024}$/;
+/**
+ * The most svcadm POSTs to the app: the stream's own bound on an event (docs/decisions/2026-11-25-forward-size.md).
+ * A larger event (from a recorded file) is set aside as over the app's limit, never sent.
+ */
+export const MAX_FORWARD_BYTES = SSE_MAX_EVENT_BYTES;
+
+/** What a message names of an event: its id, type and offset. */
+export interface EventName {
+  id: string | undefined;
+  type: string;
+  offset: string | undefined;
+}
+
+export function eventName(event: ForwardedEvent): EventName {
+  const envelope = event.payload().event;
+  const inner = typeof envelope === 'object' && envelope !== null ? (envelope as { id?: unknown }) : undefined;
+  return { id: typeof inner?.id === 'string' ? inner.id : undefined, type: event.type, offset: event.offset };
+}
+
+/** `event evt_1 (user.created, offset 42)`, neutralised and cut for one line. */
+export function eventText(name: EventName): string {
+  const id = name.id === undefined ? 'without an id' : neutralize(name.id).slice(0, 64);
+  const offset = name.offset === undefined ? '' : `, offset ${neutralize(name.offset).slice(0, 64)}`;
+  return `event ${id} (${neutralize(name.type).slice(0, 64)}${offset})`;
+}
 
 /**
- * Delivers events to the app of `events tail --forward-to`, one at a time: a POST of the payload (the JSON the NDJSON
- * output prints) with its type, offset and signature in headers. Anything but a 2xx is tried again with the one
- * retry rule (policy `forward`, bounded by --max-retries, waits on the injected clock), each attempt signed afresh.
+ * Delivers events to the app of --forward-to, one at a time: a POST of the payload (the JSON the NDJSON output
+ * prints) with its id as `Idempotency-Key`, its type, offset and attempt in headers, each attempt signed afresh.
+ * Each answer is taken by its class (`delivery-class.ts`); retries wait with full jitter on the injected clock, up to
+ * --forward-attempts, each attempt bounded by --forward-timeout.
  */
 export class EventForwarder {
   /** The URL without its query, for messages. */
-  readonly #where: string;
+  readonly where: string;
 
   constructor(
     private readonly http: HttpClient,
-    private readonly target: ForwardTarget,
+    private readonly forwarding: Forwarding,
     private readonly clock: Clock,
     private readonly notice: Notice,
+    private readonly onRetry?: (state: RetryState | undefined) => void,
   ) {
-    this.#where = neutralize(`${target.url.origin}${target.url.pathname}`);
+    this.where = neutralize(`${forwarding.target.url.origin}${forwarding.target.url.pathname}`);
   }
 
-  /** Resolves once the app acknowledged the event with a 2xx; throws a `forward_failed` error when it never did. */
-  async deliver(event: ForwardedEvent): Promise<Delivery> {
-    const { target, clock } = this;
+  /**
+   * Resolves with how the event's delivery ended: acknowledged, rejected or out of attempts. Throws when forwarding
+   * cannot go on for any event (an app that cannot be reached for good: TLS, a name that does not resolve).
+   */
+  async deliver(event: ForwardedEvent): Promise<ForwardResult> {
+    const { forwarding, clock, http } = this;
+    const { target, attempts: limit } = forwarding;
+    const trace = http.settings.trace;
     // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
     const body = Buffer.concat(event.line).toString('utf8').replace(/\n$/, '');
-    const envelope = event.payload().event;
-    const inner = typeof envelope === 'object' && envelope !== null ? (envelope as { id?: unknown }) : undefined;
-    const id = typeof inner?.id === 'string' ? neutralize(inner.id).slice(0, 64) : 'without an id';
+    const name = eventName(event);
+    const what = eventText(name);
+    if (Buffer.byteLength(body) > MAX_FORWARD_BYTES) {
+      const error = `larger than ${MAX_FORWARD_BYTES / 1024 / 1024} MB, the app's limit: never sent`;
+      trace?.(`forward: ${what}: rejected, ${error}`);
+      return { outcome: 'rejected', status: undefined, attempts: 0, error };
+    }
     const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (name.id !== undefined && HEADER_VALUE.test(name.id)) headers['idempotency-key'] = name.id;
     if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
     if (event.offset !== undefined && HEADER_VALUE.test(event.offset)) headers['svcadm-offset'] = event.offset;
-    let res: Awaited<ReturnType<HttpClient['request']>>;
-    try {
-      res = await this.http.request({
-        method: 'POST',
-        url: target.url,
-        headers,
-        body,
-        retry: 'forward',
-        attemptHeaders: () => ({
-          [SIGNATURE_HEADER]: signatureHeader(target.secret, body, Math.floor(clock.now() / 1000)),
-        }),
-        onRetry: ({ retry, maxRetries, waitMs, reason }) =>
-          this.notice(
-            `svcadm: event ${id} not acknowledged by ${this.#where} (${neutralize(reason).slice(0, 200)}); retrying in ${(waitMs / 1000).toFixed(1)}s (retry ${retry} of ${maxRetries})`,
-          ),
-        maxResponseBytes: MAX_ACKNOWLEDGEMENT_BYTES,
-        statusOnly: true,
-        direct: true,
-      });
-    } catch (err) {
-      if (err instanceof UsageError) {
-        throw new NetworkError(`cannot forward event ${id} to ${this.#where}: ${err.message}`, {
-          reason: 'forward_failed',
+    const of = limit === 0 ? '' : ` of ${limit}`;
+    for (let attempt = 1; ; attempt++) {
+      let status: number | undefined;
+      let reason: string;
+      let asked: number | undefined;
+      let klass: DeliveryClass;
+      try {
+        const res = await http.request({
+          method: 'POST',
+          url: target.url,
+          headers,
+          body,
+          retry: 'forward',
+          maxRetries: 0,
+          timeoutMs: forwarding.timeoutMs,
+          maxRequestBytes: MAX_FORWARD_BYTES + Buffer.byteLength(target.url.href),
+          attemptHeaders: () => ({
+            'svcadm-attempt': String(attempt),
+            [SIGNATURE_HEADER]: signatureHeader(target.secret, body, Math.floor(clock.now() / 1000)),
+          }),
+          maxResponseBytes: MAX_ACKNOWLEDGEMENT_BYTES,
+          statusOnly: true,
+          direct: true,
         });
+        status = res.status;
+        klass = classOfStatus(status);
+        reason = neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
+        asked = klass === 'retried' ? retryAfterMs(res.headers, clock.now()) : undefined;
+      } catch (err) {
+        if (err instanceof Interrupted || !(err instanceof NetworkError || err instanceof UsageError)) throw err;
+        reason = neutralize(err.message).slice(0, 200);
+        if (err instanceof UsageError || err.permanent) {
+          trace?.(`forward: ${what} attempt ${attempt}${of}: ${reason}: cannot be retried`);
+          throw new NetworkError(`cannot deliver ${what} to ${this.where}: ${reason}`, { reason: 'forward_failed' });
+        }
+        klass = 'retried';
       }
-      if (!(err instanceof NetworkError)) throw err;
-      throw new NetworkError(`cannot deliver event ${id} to ${this.#where}: ${err.message}`, {
-        reason: 'forward_failed',
-      });
+      if (klass === 'acknowledged') {
+        trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: acknowledged`);
+        if (attempt > 1) this.onRetry?.(undefined);
+        return { outcome: 'acknowledged', status: status as number, attempts: attempt };
+      }
+      if (klass === 'rejected') {
+        trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: rejected, not retried`);
+        if (attempt > 1) this.onRetry?.(undefined);
+        const limitText = status === 413 ? " (over the app's limit)" : '';
+        return { outcome: 'rejected', status, attempts: attempt, error: `rejected: ${reason}${limitText}` };
+      }
+      if (limit !== 0 && attempt >= limit) {
+        trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: retried, no attempts left`);
+        if (attempt > 1) this.onRetry?.(undefined);
+        return {
+          outcome: 'exhausted',
+          status,
+          attempts: attempt,
+          error: `${attempt} ${attempt === 1 ? 'attempt' : 'attempts'} failed: ${reason}`,
+        };
+      }
+      const waitMs = backoffMs(attempt + 1, http.settings.random, asked);
+      trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: retried in ${waitMs} ms`);
+      this.notice(
+        `svcadm: ${what} not acknowledged by ${this.where} (${reason}); retrying in ${(waitMs / 1000).toFixed(1)}s (attempt ${attempt + 1}${of})`,
+      );
+      this.onRetry?.({ attempt: attempt + 1, at: clock.now() + waitMs, reason });
+      await http.sleep(waitMs);
     }
-    if (res.status >= 200 && res.status < 300) {
-      return { status: res.status };
-    }
-    const tried = res.retries > 0 ? ` (after ${res.retries} ${res.retries === 1 ? 'retry' : 'retries'})` : '';
-    const status = neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
-    throw new NetworkError(`${this.#where} did not acknowledge event ${id}: it answered ${status}${tried}`, {
-      reason: 'forward_failed',
-    });
   }
 }

@@ -34,29 +34,33 @@ export class RecordFile {
   /** Where the last whole line ends: a write that fails half-way is cut back to it. */
   #size: number;
 
-  private constructor(fd: number, path: string, size: number) {
+  readonly #what: string;
+
+  private constructor(fd: number, path: string, size: number, what: string) {
     this.#fd = fd;
     this.#path = path;
     this.#size = size;
+    this.#what = what;
   }
 
-  static open(path: string): RecordFile {
-    if (path === '') throw new UsageError('--output-file needs a path');
-    refuseNonRegularFile(path, 'the output file');
+  /** `what`: the file as messages name it (`the output file`, `the dead-letter file`). */
+  static open(path: string, what = 'the output file'): RecordFile {
+    if (path === '') throw new UsageError(`${what} needs a path`);
+    refuseNonRegularFile(path, what);
     const flags =
       constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
     let fd: number;
     try {
       fd = openSync(path, flags, 0o600);
     } catch (err) {
-      throw new UsageError(`cannot open the output file ${neutralize(path)}: ${(err as Error).message}`);
+      throw new UsageError(`cannot open ${what} ${neutralize(path)}: ${(err as Error).message}`);
     }
     const stats = fstatSync(fd);
     if (!stats.isFile()) {
       closeSync(fd);
-      throw new UsageError(`refusing to write the output file ${neutralize(path)}: it is not a regular file`);
+      throw new UsageError(`refusing to write ${what} ${neutralize(path)}: it is not a regular file`);
     }
-    return new RecordFile(fd, path, stats.size);
+    return new RecordFile(fd, path, stats.size, what);
   }
 
   /** Appends whole lines, every byte (a short write goes on where it stopped); on a failure, none of them. */
@@ -76,7 +80,7 @@ export class RecordFile {
       } catch {
         // The record may end in part of a line; the failure below is what matters.
       }
-      throw outputError(`the output file ${neutralize(this.#path)}`, err);
+      throw outputError(`${this.#what} ${neutralize(this.#path)}`, err);
     }
   }
 

@@ -18,6 +18,29 @@ export interface TailStatus {
   cursor: string | undefined;
   /** The clock's time when the status was taken: the countdown counts from it. */
   now: number;
+  /** With --forward-to: what the app took, what was set aside, and the event being tried again. */
+  forward?: ForwardStatus | undefined;
+}
+
+/** The forwarding part of the status line. */
+export interface ForwardStatus {
+  forwarded: number;
+  deadLettered: number;
+  /** The event being tried again: its next attempt and when it starts (clock time). */
+  retrying?: { attempt: number; at: number } | undefined;
+}
+
+/** `12 forwarded · retrying (attempt 3, next try in 2s) · 1 dead-lettered` */
+function forwardParts(status: TailStatus): string[] {
+  const { forward } = status;
+  if (!forward) return [];
+  const parts = [`${groupedCount(forward.forwarded)} forwarded`];
+  if (forward.retrying) {
+    const left = Math.max(0, Math.ceil((forward.retrying.at - status.now) / 1000));
+    parts.push(`retrying (attempt ${forward.retrying.attempt}, next try in ${left}s)`);
+  }
+  if (forward.deadLettered > 0) parts.push(`${groupedCount(forward.deadLettered)} dead-lettered`);
+  return parts;
 }
 
 const SEPARATOR = ' · ';
@@ -68,6 +91,7 @@ export function statusLine(status: TailStatus, width: number, color: boolean): s
   const events = `${groupedCount(status.seen)} ${status.seen === 1 ? 'event' : 'events'}`;
   const parts = [
     events,
+    ...forwardParts(status),
     ...(status.state === 'stopped' ? [] : [`${status.rate.toFixed(1)}/s`]),
     status.types.length > 0 ? neutralize(status.types.join(',')) : 'all types',
     `cursor ${status.cursor === undefined ? '-' : neutralize(status.cursor)}`,

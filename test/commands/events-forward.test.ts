@@ -43,8 +43,8 @@ async function app(
       tries.set(offset, before + 1);
       const answer = reply(attempt++, before, req);
       if (answer === 'hang') {
-        // The CLI's request time limit runs on the virtual clock: move it past the 30 s default.
-        opts.clock?.advance(30_000);
+        // The attempt's time limit runs on the virtual clock: move it to --forward-timeout's 10 s default.
+        opts.clock?.advance(10_000);
         return;
       }
       if (answer === 'reset') {
@@ -93,8 +93,15 @@ describe('events tail --forward-to', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toEqual(expected);
     const secret = /signing secret (fwsec_[\w-]{32}) /.exec(r.stderr)?.[1] ?? '';
+    const types = expected.map((line) => (JSON.parse(line) as { type: string }).type);
+    const width = Math.max(...types.map((t) => t.length));
     expect(r.stderr).toBe(
-      `Forwarding events to ${receiver.hook} — signing secret ${secret} (set SVCADM_FORWARD_SECRET to keep one)\n`,
+      [
+        `Forwarding events to ${receiver.hook} — signing secret ${secret} (set SVCADM_FORWARD_SECRET to keep one)`,
+        'svcadm: reached --max-events after 5 events: 5 forwarded',
+        ...types.map((t) => `  ${t.padEnd(width)}  1 forwarded`),
+        '',
+      ].join('\n'),
     );
     expect(receiver.requests.map((q) => q.body)).toEqual(expected);
     for (const [i, q] of receiver.requests.entries()) {
@@ -104,6 +111,8 @@ describe('events tail --forward-to', () => {
       expect(q.headers['content-type']).toBe('application/json');
       expect(q.headers['svcadm-event-type']).toBe(payload.type);
       expect(q.headers['svcadm-offset']).toBe(payload.offset);
+      expect(q.headers['idempotency-key']).toBe((payload as unknown as { event: { id: string } }).event.id);
+      expect(q.headers['svcadm-attempt']).toBe('1');
       expect(q.headers.authorization).toBeUndefined();
       expect(verify(secret, q.headers['svcadm-signature'], q.body)).toBe(Date.parse('2026-03-01T12:00:00Z') / 1000);
       expect(verify('fwsec_someone-else-secret-000000', q.headers['svcadm-signature'], q.body)).toBeUndefined();
@@ -130,17 +139,20 @@ describe('events tail --forward-to', () => {
       ],
       { env: envOf(e) },
     );
-    expect(flag.stderr).toBe(`Forwarding events to ${receiver.hook}\n`);
+    expect(flag.stderr.split('\n')[0]).toBe(`Forwarding events to ${receiver.hook}`);
     const fromEnv = await runCli(
       ['events', 'tail', '--since', '7d', '--max-events', '1', '--forward-to', receiver.hook, '-o', 'ndjson'],
       { env: { ...envOf(e), SVCADM_FORWARD_SECRET: secret } },
     );
-    expect(fromEnv.stderr).toBe(`{"forward_to":"${receiver.hook}"}\n`);
+    expect(fromEnv.stderr.split('\n')[0]).toBe(`{"forward_to":"${receiver.hook}"}`);
     const generated = await runCli(
       ['events', 'tail', '--since', '7d', '--max-events', '1', '--forward-to', receiver.hook, '--json', '-q'],
       { env: envOf(e) },
     );
-    const announced = JSON.parse(generated.stderr) as { forward_to: string; signing_secret: string };
+    const announced = JSON.parse(generated.stderr.split('\n')[0] as string) as {
+      forward_to: string;
+      signing_secret: string;
+    };
     expect(announced.forward_to).toBe(receiver.hook);
     for (const [i, key] of [secret, secret, announced.signing_secret].entries()) {
       const q = receiver.requests[i] as Recorded;
@@ -203,12 +215,16 @@ describe('events tail --forward-to', () => {
     // Each event's attempts come together, in stream order.
     const attempts = receiver.requests.map((q) => offsets.indexOf(String(q.headers['svcadm-offset'])));
     expect(attempts).toEqual([0, 1, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7]);
-    // Backoff from the one retry rule (jitter 0.5: 125 ms, 250 ms, …), Retry-After as asked.
-    expect(clock.sleeps.filter((ms) => ms !== 5)).toEqual([125, 250, 125, 3000, 125]);
+    // Full-jitter backoff from 0.5 s (the random source gives 0.5: 250 ms, 500 ms, …), Retry-After as asked.
+    expect(clock.sleeps.filter((ms) => ms !== 5)).toEqual([250, 500, 250, 3000, 250]);
+    // Each attempt says its number.
+    expect(receiver.requests.map((q) => q.headers['svcadm-attempt'])).toEqual(
+      ['1', '1', '2', '3', '1', '1', '2', '1', '2', '1', '2', '1', '1'],
+    );
     expect(readFileSync(file, 'utf8')).toBe(`${offsets[7]}\n`);
   });
 
-  it('gives up after --max-retries with exit 7 and the resume line; the resumed run sends the rest once', async () => {
+  it('gives up after --forward-attempts with exit 7 and the resume line before the event; the resumed run sends the rest once', async () => {
     const e = await emulator();
     const env = envOf(e);
     const expected = await plainTail(env, 6);
@@ -229,26 +245,31 @@ describe('events tail --forward-to', () => {
         broken.hook,
         '--forward-secret',
         'a-secret-of-16-chars',
-        '--max-retries',
-        '2',
+        '--forward-attempts',
+        '3',
       ],
       { env },
     );
     expect(r.code).toBe(7);
     expect(r.stdout.trim().split('\n')).toEqual(expected.slice(0, 2));
-    const id = (JSON.parse(expected[2] as string) as { event: { id: string } }).event.id;
+    const [first, second, third] = expected.map((line) => JSON.parse(line) as { type: string; event: { id: string } });
+    const event = `event ${third?.event.id} (${third?.type}, offset ${offsets[2]})`;
     const where = `${broken.url}/hooks/svcadm`;
+    const width = Math.max(first?.type.length ?? 0, second?.type.length ?? 0);
     expect(r.stderr).toBe(
       [
         `Forwarding events to ${broken.hook}`,
-        `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.1s (retry 1 of 2)`,
-        `svcadm: event ${id} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.3s (retry 2 of 2)`,
-        'svcadm: stopped after 2 events',
-        `resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from ${offsets[1]} --forward-to '${broken.hook}'`,
-        `svcadm: ${where} did not acknowledge event ${id}: it answered 500 Internal Server Error (after 2 retries) — fix the app at --forward-to, then resume: the event it did not acknowledge is sent again`,
+        `svcadm: ${event} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.3s (attempt 2 of 3)`,
+        `svcadm: ${event} not acknowledged by ${where} (500 Internal Server Error); retrying in 0.5s (attempt 3 of 3)`,
+        'svcadm: stopped after 2 events: 2 forwarded',
+        `  ${first?.type.padEnd(width)}  1 forwarded`,
+        `  ${second?.type.padEnd(width)}  1 forwarded`,
+        `resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from ${offsets[1]} --forward-to '${broken.hook}' --forward-attempts 3`,
+        `svcadm: ${where} did not acknowledge ${event}: 3 attempts failed: 500 Internal Server Error (retried, attempts ran out) — fix the app at --forward-to, then resume: the event is sent again (or set such events aside with --dead-letter <file>)`,
         '',
       ].join('\n'),
     );
+    expect(broken.requests.filter((q) => q.headers['svcadm-offset'] === offsets[2])).toHaveLength(3);
     expect(readFileSync(file, 'utf8')).toBe(`${offsets[1]}\n`);
     const fixed = await app(() => 200);
     const resumed = await runCli(
@@ -283,42 +304,69 @@ describe('events tail --forward-to', () => {
         hook,
         '--forward-secret',
         'a-secret-of-16-chars',
-        '--max-retries',
-        '2',
+        '--forward-attempts',
+        '3',
+        '-o',
+        'table',
       ],
       { env },
     );
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
     const refused = `connection refused by 127.0.0.1:${port}`;
-    expect(r.stderr.split('\n').slice(0, 4)).toEqual([
+    const payload = JSON.parse(first as string) as { type: string; offset: string };
+    const event = `event ${id} (${payload.type}, offset ${payload.offset})`;
+    const lines = r.stderr.split('\n');
+    expect(lines[4]).toMatch(
+      /^resume with: svcadm --domain \S+ -o table events tail --since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ --forward-to \S+ --forward-attempts 3$/,
+    );
+    expect(lines.slice(0, 4)).toEqual([
       `Forwarding events to ${hook}`,
-      `svcadm: event ${id} not acknowledged by ${hook} (${refused}); retrying in 0.1s (retry 1 of 2)`,
-      `svcadm: event ${id} not acknowledged by ${hook} (${refused}); retrying in 0.3s (retry 2 of 2)`,
-      'svcadm: stopped after 0 events',
+      `svcadm: ${event} not acknowledged by ${hook} (${refused}); retrying in 0.3s (attempt 2 of 3)`,
+      `svcadm: ${event} not acknowledged by ${hook} (${refused}); retrying in 0.5s (attempt 3 of 3)`,
+      'svcadm: stopped after 0 events: 0 forwarded',
     ]);
-    expect(r.stderr).toContain(`svcadm: cannot deliver event ${id} to ${hook}: ${refused} (after 2 retries) — `);
+    expect(r.stderr).toContain(
+      `svcadm: ${hook} did not acknowledge ${event}: 3 attempts failed: ${refused} (retried, attempts ran out) — `,
+    );
   });
 
-  it('stops cleanly on Ctrl-C while an event is being retried, the cursor at the last acknowledgement', async () => {
+  it('stops cleanly on Ctrl-C while an event is being retried, the cursor at the last acknowledgement; the summary is one JSON line for data', async () => {
     const e = await emulator();
     const env = envOf(e);
-    const offsets = (await plainTail(env, 3)).map(offsetOf);
+    const expected = await plainTail(env, 3);
+    const offsets = expected.map(offsetOf);
+    const [t1, t2] = expected.map((line) => (JSON.parse(line) as { type: string }).type);
     const interrupt = new AbortController();
     const receiver = await app((attempt) => {
       if (attempt < 2) return 200;
       if (attempt === 3) interrupt.abort(new Interrupted('SIGINT'));
       return 500;
     });
-    const r = await runCli(['events', 'tail', '--since', '7d', '--forward-to', receiver.hook, '-q'], {
+    const r = await runCli(['events', 'tail', '--since', '7d', '--forward-to', receiver.hook, '-q', '-o', 'ndjson'], {
       env: { ...env, SVCADM_FORWARD_SECRET: 'a-secret-of-16-chars' },
       interrupt: interrupt.signal,
     });
     expect(r.code).toBe(130);
     expect(r.stdout.trim().split('\n')).toHaveLength(2);
-    expect(r.stderr).toBe(
-      `svcadm: interrupted after 2 events\nresume with: svcadm --domain ${e.url} events tail --from ${offsets[1]} --forward-to '${receiver.hook}'\n`,
-    );
+    const byType =
+      t1 === t2
+        ? { [t1 as string]: { forwarded: 2, dead_lettered: 0 } }
+        : { [t1 as string]: { forwarded: 1, dead_lettered: 0 }, [t2 as string]: { forwarded: 1, dead_lettered: 0 } };
+    expect(r.stderr.split('\n')).toEqual([
+      JSON.stringify({
+        summary: {
+          events: 2,
+          forwarded: 2,
+          dead_lettered: 0,
+          retrying: { attempt: 2, reason: '500 Internal Server Error' },
+          by_type: byType,
+          stopped: 'interrupted',
+          resume: `svcadm --domain ${e.url} -o ndjson events tail --from ${offsets[1]} --forward-to '${receiver.hook}'`,
+        },
+      }),
+      '',
+    ]);
     expect(receiver.requests).toHaveLength(4);
   });
 
@@ -328,11 +376,11 @@ describe('events tail --forward-to', () => {
     const expected = await plainTail(env, 3);
     const clock = new VirtualClock();
     const receiver = await app((attempt) => {
-      if (attempt === 2) clock.advance(10_000); // --duration runs out while the third event is with the app
+      if (attempt === 2) clock.advance(9_000); // --duration runs out while the third event is with the app
       return 200;
     });
     const r = await runCli(
-      ['events', 'tail', '--since', '7d', '--duration', '10s', '--forward-to', receiver.hook, '-q'],
+      ['events', 'tail', '--since', '7d', '--duration', '9s', '--forward-to', receiver.hook, '-q'],
       {
         env,
         clock,

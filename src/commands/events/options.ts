@@ -1,13 +1,13 @@
 import { timestampOf } from '../../api/timestamp.js';
 import type { Env } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { type ForwardTarget, parseForwardTarget, type RawForwardOptions } from '../../forward/target.js';
+import { type Forwarding, parseForwarding, type RawForwardingOptions } from '../../forward/options.js';
 import { CURSOR_RULE, isCursor } from '../../spec/cursor.js';
 import { type EventType, isEventType, suggestEventTypes } from '../../spec/event-types.js';
 import { neutralize } from '../../text/sanitize.js';
 import { parseDuration, parseIntegerOption } from '../../util/duration.js';
 
-export interface RawTailOptions extends RawForwardOptions {
+export interface RawTailOptions extends RawForwardingOptions {
   type?: string[];
   from?: string;
   since?: string;
@@ -29,8 +29,8 @@ export interface TailOptions {
   maxReconnects: number | undefined;
   /** `--output-file`: where each event's NDJSON line is appended as it is shown. */
   outputFile: string | undefined;
-  /** `--forward-to`: where each event is delivered before it counts as seen. */
-  forward: ForwardTarget | undefined;
+  /** `--forward-to` and its options: where each event is delivered before it counts as seen. */
+  forward: Forwarding | undefined;
 }
 
 /** `--type` values: repeatable, comma lists, each one of the 25 types (else the nearest is suggested). */
@@ -103,6 +103,6 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
     outputFile: raw.outputFile,
     maxReconnects:
       raw.maxReconnects === undefined ? undefined : parseIntegerOption(raw.maxReconnects, '--max-reconnects', 0),
-    forward: parseForwardTarget(raw, env),
+    forward: parseForwarding(raw, env),
   };
 }

@@ -45,6 +45,14 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
         'sign forwarded events with this secret (default: a new one, printed)',
       ).environmentVariable(FORWARD_SECRET_ENV),
     )
+    .option('--forward-timeout <d>', 'an attempt the app has not answered within this is retried (default 10s)')
+    .option('--forward-attempts <n>', 'attempts per event before it counts as failed (default 10; 0: no end)')
+    .addOption(
+      option(
+        '--dead-letter <file>',
+        'append events the app rejected or never acknowledged to this NDJSON file, and go on',
+      ).completes({ kind: 'file' }),
+    )
     .environment([
       ...TENANT_ENVIRONMENT,
       { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },

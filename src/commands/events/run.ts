@@ -4,7 +4,11 @@ import type { Invocation } from '../../cli/host.js';
 import type { Clock } from '../../clock.js';
 import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
 import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
-import { announceForwarding, type Delivery, EventForwarder } from '../../forward/forwarder.js';
+import { DeliverySink } from '../../forward/delivery.js';
+import { announceForwarding } from '../../forward/forwarder.js';
+import { forwardingWords } from '../../forward/options.js';
+import { type ItemSource, Pipeline, type ShownItem } from '../../forward/pipeline.js';
+import { type RunEnd, summaryText, summaryValue } from '../../forward/summary.js';
 import { RecordFile } from '../../io/record-file.js';
 import type { ItemStream, StreamFormats } from '../../io/stream-types.js';
 import type { EventRow } from '../../render/event-line.js';
@@ -13,10 +17,7 @@ import { neutralize } from '../../text/sanitize.js';
 import type { TailOptions } from './options.js';
 
 /** An event as shown: with the status the app acknowledged it with when forwarding. */
-interface EventItem {
-  readonly event: StreamEvent;
-  readonly acknowledged?: Delivery | undefined;
-}
+type EventItem = ShownItem<StreamEvent>;
 
 /** How an event is printed: its checked NDJSON line, the payload as a value, or event lines for people. */
 function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<EventItem, TailStatus, EventRow> {
@@ -42,6 +43,9 @@ function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<Eve
 
 const RATE_WINDOW_MS = 5000;
 
+/** The tail's notes: what happened on the subscription besides events and positions. */
+type TailNote = Exclude<TailItem, StreamEvent | { kind: 'cursor' }>;
+
 /** Runs the tail until it is stopped; a stop by a signal (or an app that gave up) ends with how to resume. */
 export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise<void> {
   const { ctx } = inv;
@@ -52,9 +56,18 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const cursorFile = opts.cursorFile ? new CursorFileWriter(opts.cursorFile, clock) : undefined;
   cursorFile?.check();
   const record = opts.outputFile === undefined ? undefined : RecordFile.open(opts.outputFile);
-  let recordFailure: unknown;
-  /** Events shown (and recorded) so far. */
-  let shown = 0;
+  let stream: ItemStream<EventItem, TailStatus> | undefined;
+  // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged or what was
+  // set aside in the dead letters (opened here: a file that cannot be used is exit 2, nothing sent).
+  const delivery =
+    opts.forward &&
+    DeliverySink.open(
+      inv.services.http(),
+      opts.forward,
+      clock,
+      (text, always) => stream?.notice(text, always),
+      () => showForwarding(),
+    );
   const api = inv.services.api();
   const status: TailStatus = {
     state: 'connecting',
@@ -64,21 +77,25 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     rate: 0,
     cursor: start,
     now: started,
+    ...(delivery ? { forward: { forwarded: 0, deadLettered: 0 } } : {}),
+  };
+  /** The forwarding counts into the status (and the live view's status line at once). */
+  const showForwarding = () => {
+    if (!delivery) return;
+    const { retrying } = delivery;
+    status.forward = {
+      forwarded: delivery.counts.forwarded,
+      deadLettered: delivery.counts.deadLettered,
+      retrying: retrying && { attempt: retrying.attempt, at: retrying.at },
+    };
+    if (stream?.live) stream.status({ ...status, now: clock.now() });
   };
   const samples: Array<[number, number]> = [[started, 0]];
   const stop = new AbortController();
   const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
-  if (opts.forward) announceForwarding(inv.out, opts.forward);
-  const stream = await inv.out.stream(eventFormats(clock, opts.types), status);
-  // `q` in the interactive view stops as --max-events does.
-  // A write that fails after it was handed over stops the tail at once (the failure is thrown where it is awaited).
-  const writeFailed = new AbortController();
-  const signal = AbortSignal.any([
-    ctx.interrupt,
-    stop.signal,
-    writeFailed.signal,
-    ...(stream.quit ? [stream.quit] : []),
-  ]);
+  if (opts.forward) announceForwarding(inv.out, opts.forward.target);
+  stream = await inv.out.stream(eventFormats(clock, opts.types), status);
+  const shown = stream;
   const refresh = () => {
     const now = clock.now();
     samples.push([now, status.seen]);
@@ -86,126 +103,90 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     const [t0, n0] = samples[0] ?? [now, 0];
     status.rate = now > t0 ? ((status.seen - n0) * 1000) / (now - t0) : 0;
     status.now = now;
-    stream.status({ ...status });
+    shown.status({ ...status });
   };
   const ticker = stream.live ? clock.setInterval(refresh, 1000) : undefined;
-  let cursor = start;
-  let seen = 0;
-  let full = false;
   let failure: unknown;
   const health = new StreamHealth(started);
-  // Delivered one at a time; the cursor (and the cursor file) moves only past what the app acknowledged.
-  const forwarder = opts.forward && new EventForwarder(inv.services.http(), opts.forward, clock, stream.notice);
-  let pending: EventItem[] = [];
-  let written = cursor;
-  /**
-   * The batches written whose writes may not have settled yet (at most REUSED_AFTER - 1 between batches): the next
-   * batch is read and written meanwhile (a pipe's reader and svcadm then work at once), and the cursor moves past a
-   * batch once its write has settled.
-   */
-  const unsettled: Array<{ settled: Promise<void>; cursor: string | undefined; seen: number }> = [];
-  // The cursor file moves only past lines the system took without error (at least once, never skipped).
-  const settle = async (keep: number) => {
-    while (unsettled.length > keep) {
-      const batch = unsettled.shift()!;
-      await batch.settled;
-      shown = batch.seen;
-      if (batch.cursor !== undefined && batch.cursor !== written) cursorFile?.update(batch.cursor);
-      written = batch.cursor;
-    }
+  // `q` in the interactive view stops as --max-events does; a write that fails after it was handed over stops the
+  // tail at once (the failure is thrown where it is awaited).
+  const writeFailed = new AbortController();
+  const signal = AbortSignal.any([
+    ctx.interrupt,
+    stop.signal,
+    writeFailed.signal,
+    ...(stream.quit ? [stream.quit] : []),
+  ]);
+  const source: ItemSource<StreamEvent, string, TailNote> = {
+    batches: (signal) =>
+      subscribeEvents({
+        api,
+        types: opts.types,
+        from: start,
+        fromTimestamp: opts.fromTimestamp,
+        maxReconnects: opts.maxReconnects,
+        signal,
+        clock,
+        random: ctx.random,
+        // A batch's write has settled before the batch REUSED_AFTER later is asked for (the pipeline); no line is kept.
+        reuseLines: true,
+        received: (bytes) => inv.out.received(bytes),
+      }),
+    positionOf: (event) => event.offset,
+    unsettledBatches: REUSED_AFTER - 1,
   };
-  // What is printed so far, and the cursor past it: after each batch (each acknowledged event in the live view).
-  // `last`: and wait until all of it has settled.
-  const flush = async (last = false) => {
-    status.seen = seen;
-    status.cursor = cursor;
-    // The status first: the live view draws it under the new lines (and again at most every 100 ms).
-    if (stream.live) stream.status({ ...status, now: clock.now() });
-    if (pending.length > 0 && record) {
-      try {
-        record.append(pending.flatMap((item) => item.event.line));
-      } catch (err) {
-        recordFailure = err;
-        throw err;
-      }
-    }
-    let settled: Promise<void> | undefined;
-    if (pending.length > 0) {
-      await stream.write(pending);
-      settled = inv.io.settled();
-      // Awaited at the next flush, or at the end when the failure stops the stream.
-      settled.catch(() => writeFailed.abort());
-    }
-    pending = [];
-    unsettled.push({ settled: settled ?? Promise.resolve(), cursor, seen });
-    // The next batch overwrites the lines of the one REUSED_AFTER back (subscribeEvents' `reuseLines`).
-    await settle(last || settled === undefined ? 0 : REUSED_AFTER - 1);
-  };
-  try {
-    const subscription = subscribeEvents({
-      api,
-      types: opts.types,
-      from: start,
-      fromTimestamp: opts.fromTimestamp,
-      maxReconnects: opts.maxReconnects,
-      signal,
-      clock,
-      random: ctx.random,
-      // A batch's write has settled before the batch REUSED_AFTER later is asked for (`flush`); no line is kept.
-      reuseLines: true,
-      received: (bytes) => inv.out.received(bytes),
-    });
-    for await (const batch of subscription) {
-      for (const item of batch) {
-        if (item.kind === 'event') {
-          if (forwarder && signal.aborted) break;
-          const acknowledged = forwarder ? await forwarder.deliver(item) : undefined;
-          if (!forwarder || acknowledged) {
-            pending.push({ event: item, acknowledged });
-            seen++;
-          }
-          if (item.offset !== undefined) cursor = item.offset;
-          if (forwarder && stream.live) await flush();
-          if (opts.maxEvents !== undefined && seen >= opts.maxEvents) {
-            full = true;
-            break;
-          }
-        } else if (item.kind === 'cursor') cursor = item.offset;
-        else {
-          if (item.kind === 'connected') health.connected();
-          if (item.kind === 'reconnecting') health.failed(item.reason, clock.now());
-          report(item, stream, status, clock.now());
-        }
-      }
+  const pipeline = new Pipeline<StreamEvent, string, TailNote>({
+    source,
+    deliver: delivery ? (event) => delivery.settle(event) : undefined,
+    record: record && { sink: record, lines: (event) => event.line },
+    printer: stream,
+    written: () => inv.io.settled(),
+    // The cursor file moves only past lines the system took without error (at least once, never skipped).
+    settledTo: (cursor) => cursorFile?.update(cursor),
+    note: (item) => {
+      if (item.kind === 'connected') health.connected();
+      if (item.kind === 'reconnecting') health.failed(item.reason, clock.now());
+      report(item, shown, status, clock.now());
+    },
+    afterBatch: (batch) => {
       if (stream.live && batch.some((i) => i.kind !== 'event' && i.kind !== 'cursor')) refresh();
-      await flush();
-      if (full) break;
-    }
-    await flush(true);
+    },
+    // The status first: the live view draws it under the new lines (and again at most every 100 ms).
+    progress: (seen, cursor) => {
+      status.seen = seen;
+      status.cursor = cursor;
+      if (delivery) showForwarding();
+      if (stream.live) stream.status({ ...status, now: clock.now() });
+    },
+    maxItems: opts.maxEvents,
+    signal,
+    writeEachDelivery: stream.live,
+    start,
+  });
+  pipeline.writeFailed.signal.addEventListener('abort', () => writeFailed.abort(), { once: true });
+  try {
+    await pipeline.run();
   } catch (err) {
     failure = err;
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
-    if (!(err instanceof Interrupted) && !endsWithResume(err) && err !== recordFailure) {
+    if (!(err instanceof Interrupted) && !endsWithResume(err) && err !== pipeline.recordFailure) {
       const gaveUp = err instanceof CliError && (err.kind === 'network' || err.kind === 'rate_limited') && health.tried;
       if (gaveUp || err instanceof OutputError) {
-        // Given up (--max-reconnects), or stdout broke: resume after the last batch written (`written`).
-        (err as CliError).addHint(`resume with: ${resumeLine(inv, opts, written, started)}`);
+        // Given up (--max-reconnects), or stdout broke: resume after the last batch written.
+        (err as CliError).addHint(`resume with: ${resumeLine(inv, opts, pipeline.settledPosition, started)}`);
       }
       throw err;
     }
-    if (recordFailure !== undefined) {
-      // Past a failed record nothing more is shown, and the cursor stays where the record ends.
-      await settle(0).catch(() => {});
-      cursor = written;
-      seen = shown;
-    } else if (!isCursorFileFailure(err)) await flush(true);
+    if (pipeline.recordFailure !== undefined || !isCursorFileFailure(err)) await pipeline.finishAfterStop();
   } finally {
     timer?.cancel();
     ticker?.cancel();
+    const { full } = pipeline;
     const outage = failure === undefined && !full ? health.outage() : undefined;
     const reason = stream.quit?.aborted
       ? 'q pressed'
       : stopReason(ctx.interrupt, failure !== undefined, full, stop.signal.aborted, outage);
+    const { count: seen, position: cursor } = pipeline;
     stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     try {
       await cursorFile?.flush();
@@ -213,25 +194,49 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       failure ??= err;
     }
     record?.close();
+    delivery?.close();
   }
+  const { full, count: seen, position: cursor, recordFailure } = pipeline;
   // An app that gave up, a cursor file or an output file that could not be written: each stops with where to resume.
   const stoppedBy =
     endsWithResume(failure) || (failure !== undefined && failure === recordFailure) ? failure : undefined;
   const quit = stream.quit?.aborted === true && !ctx.interrupt.aborted && stoppedBy === undefined;
   const outage = health.outage();
-  if (!ctx.interrupt.aborted && stoppedBy === undefined && !quit) {
+  const resume = () => resumeLine(inv, opts, cursor, started);
+  const stopped = ctx.interrupt.aborted || stoppedBy !== undefined || quit;
+  if (delivery) {
+    // With forwarding, the stop line is a summary (counts per outcome and per type), one JSON line for data.
+    const how = stopped
+      ? quit
+        ? 'q pressed'
+        : stoppedBy
+          ? 'stopped'
+          : STOP_WORDS[interruption(ctx.interrupt).signal]
+      : (stopReason(ctx.interrupt, false, full, stop.signal.aborted, outage) ?? 'the stream ended');
+    const end: RunEnd = {
+      events: seen,
+      how,
+      retrying: delivery.retrying,
+      deadLetter: opts.forward?.deadLetter,
+      resume: stopped || (!full && outage !== undefined) ? resume() : undefined,
+    };
+    inv.out.aside(summaryValue(delivery.counts, end), summaryText(delivery.counts, end), stopped);
+  }
+  if (!stopped) {
     if (full || outage === undefined) return;
     // Ended by --duration (or the stream's own end) while down: not a success
     // (docs/decisions/2026-11-23-tail-down-exit-7.md).
-    throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resumeLine(inv, opts, cursor, started)}` });
+    throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resume()}` });
   }
-  if (!quit) {
-    const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
-    const how = stoppedBy ? 'stopped' : STOP_WORDS[interruption(ctx.interrupt).signal];
-    const down = outage === undefined || stoppedBy ? '' : ` (${outageText(outage)})`;
-    inv.io.stderr.write(`svcadm: ${how} after ${count}${down}\n`);
+  if (!delivery) {
+    if (!quit) {
+      const count = `${seen} ${seen === 1 ? 'event' : 'events'}`;
+      const how = stoppedBy ? 'stopped' : STOP_WORDS[interruption(ctx.interrupt).signal];
+      const down = outage === undefined || stoppedBy ? '' : ` (${outageText(outage)})`;
+      inv.io.stderr.write(`svcadm: ${how} after ${count}${down}\n`);
+    }
+    inv.io.stderr.write(`resume with: ${resume()}\n`);
   }
-  inv.io.stderr.write(`resume with: ${resumeLine(inv, opts, cursor, started)}\n`);
   if (quit) return;
   throw stoppedBy ?? interruption(ctx.interrupt, true);
 }
@@ -247,9 +252,8 @@ function outageText(outage: Outage): string {
 function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefined, started: number): string {
   const resume = cursor !== undefined ? ['--from', cursor] : ['--since', opts.fromTimestamp ?? timestampOf(started)];
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
-  const forward = opts.forward ? ['--forward-to', opts.forward.url.href] : [];
   const output = opts.outputFile === undefined ? [] : ['--output-file', opts.outputFile];
-  return inv.paste(['events', 'tail', ...resume, ...filters, ...forward, ...output]);
+  return inv.paste(['events', 'tail', ...resume, ...filters, ...forwardingWords(opts.forward), ...output]);
 }
 
 function isForwardFailure(err: unknown): err is CliError {
