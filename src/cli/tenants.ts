@@ -8,10 +8,11 @@ import type { Context } from '../context.js';
 import { CliError, type ErrorKind, exitCodeFor, Interrupted, interruption, TenantsFailed } from '../errors.js';
 import type { Globals, TenantPatterns } from '../global-options.js';
 import { errorEnvelope } from '../io/printer.js';
-import { TenantOutput, type TenantStreams } from '../io/tenant-output.js';
+import { TenantOutput, type TenantStreams, tenantStderr } from '../io/tenant-output.js';
 import type { TableSpec } from '../render/table-model.js';
 import { runBounded } from '../util/bounded-runs.js';
 import type { Invocation } from './invocation.js';
+import { pasteHint } from './paste.js';
 
 /** One tenant of a run across several: its profile and the host of its domain (as the store has it). */
 export interface TenantRef {
@@ -37,6 +38,50 @@ export interface Tenants {
    * `--fail-fast`. Prints the merged output; throws `TenantsFailed` when any tenant failed.
    */
   each(run: (inv: Invocation) => Promise<void>): Promise<void>;
+  /**
+   * An invocation of `profile` alone for a command that merges the tenants itself (`events tail`): its own services,
+   * its stderr lines marked with the profile. Close its services when done.
+   */
+  open(profile: string): Invocation;
+  /** What builds a tenant's invocation and words its failure. */
+  readonly maker: InvocationMaker;
+  /** The pasteable command line across these tenants (`--profiles a,b`, the output options), for a resume line. */
+  paste(words: readonly string[]): string;
+}
+
+/**
+ * The exit of a run across tenants once each has been reported: nothing when none failed; else `TenantsFailed`
+ * naming each failed tenant and its code (the code they share when every tenant failed alike, else 9).
+ */
+export function tenantsOutcome(
+  total: number,
+  failures: readonly {
+    readonly profile: string;
+    readonly code: number;
+    readonly kind: Exclude<ErrorKind, 'interrupted'>;
+  }[],
+  succeeded: number,
+  stopped: readonly string[] = [],
+): TenantsFailed | undefined {
+  if (failures.length === 0) return undefined;
+  const byProfile = [...failures].sort((a, b) => (a.profile < b.profile ? -1 : 1));
+  const named = byProfile.map((f) => `${f.profile} (exit ${f.code})`).join(', ');
+  const notRun = stopped.length > 0 ? `; stopped by --fail-fast: ${[...stopped].sort().join(', ')}` : '';
+  const message = `${failures.length} of ${total} tenants failed: ${named}${notRun}`;
+  const alike = succeeded === 0 && failures.every((f) => f.code === failures[0]?.code);
+  return new TenantsFailed(alike ? (failures[0]?.kind ?? 'bug') : 'partial', message);
+}
+
+/** The exit code and kind of a tenant's failure, worded by the maker. */
+export function tenantFailure(
+  maker: InvocationMaker,
+  inv: Invocation,
+  err: unknown,
+): { refined: unknown; code: number; kind: Exclude<ErrorKind, 'interrupted'> } {
+  const refined = maker.refine(inv, err);
+  const code = exitCodeFor(refined);
+  const kind = refined instanceof CliError && refined.kind !== 'interrupted' ? refined.kind : 'bug';
+  return { refined, code, kind };
 }
 
 /** The host of a stored domain (`tenant.example.com`, `127.0.0.1:4010`), else the domain as stored. */
@@ -64,7 +109,36 @@ export function selectTenants(inv: Invocation, patterns: TenantPatterns, maker: 
     const domain = store.profiles[profile]?.domain;
     return { profile, domain: domain === undefined ? undefined : hostOf(domain) };
   });
-  return { inv, list, each: (run) => runEach(inv, list, maker, run) };
+  const { ctx, globals } = inv;
+  const open = (profile: string): Invocation => {
+    const tenantCtx: Context = {
+      ...ctx,
+      io: {
+        stdout: ctx.io.stdout,
+        stderr: tenantStderr(inv.io, profile),
+        get stdin() {
+          return ctx.io.stdin;
+        },
+      },
+    };
+    return maker.invocation(tenantCtx, tenantGlobals(globals, globals.format, profile), profile);
+  };
+  const names = list.map((t) => t.profile).join(',');
+  const paste = (words: readonly string[]) => pasteHint(['--profiles', names, ...globals.outputArgs])(words);
+  return { inv, list, maker, each: (run) => runEach(inv, list, maker, run), open, paste };
+}
+
+/** A tenant's own global options: its profile, as `-p` names one (the hints it prints pin it). */
+function tenantGlobals(globals: Globals, format: Globals['format'], profile: string): Globals {
+  return Object.freeze({
+    ...globals,
+    format,
+    credentials: Object.freeze({ profile }),
+    tenants: undefined,
+    // Progress lines and live views are the merged run's, not each tenant's.
+    redraw: Object.freeze({ stdout: false, stderr: false }),
+    prompts: false,
+  });
 }
 
 interface Failure {
@@ -90,17 +164,7 @@ async function runEach(
   const output = new TenantOutput(inv.io, globals.format);
   const failFast = new AbortController();
   const signal = AbortSignal.any([ctx.interrupt, failFast.signal]);
-  // Each tenant's own: its profile, as `-p` names one (the hints it prints pin it).
-  const globalsOf = (profile: string): Globals =>
-    Object.freeze({
-      ...globals,
-      format: output.tenantFormat,
-      credentials: Object.freeze({ profile }),
-      tenants: undefined,
-      // Progress lines and live views are the merged run's, not each tenant's.
-      redraw: Object.freeze({ stdout: false, stderr: false }),
-      prompts: false,
-    });
+  const globalsOf = (profile: string): Globals => tenantGlobals(globals, output.tenantFormat, profile);
   const failures: Failure[] = [];
   const stopped = new Set<string>();
   const succeeded = new Set<string>();
@@ -133,9 +197,7 @@ async function runEach(
         stopped.add(profile);
         return;
       }
-      const refined = maker.refine(tenant, err);
-      const code = exitCodeFor(refined);
-      const kind = refined instanceof CliError && refined.kind !== 'interrupted' ? refined.kind : 'bug';
+      const { refined, code, kind } = tenantFailure(maker, tenant, err);
       failures.push({ profile, code, kind });
       await output.failed(profile, domain, errorEnvelope(refined, code));
       if (globals.failFast) failFast.abort(new Interrupted('SIGINT'));
@@ -155,11 +217,6 @@ async function runEach(
     output,
     list.map((t) => t.profile),
   );
-  if (failures.length === 0) return;
-  const byProfile = [...failures].sort((a, b) => (a.profile < b.profile ? -1 : 1));
-  const named = byProfile.map((f) => `${f.profile} (exit ${f.code})`).join(', ');
-  const notRun = stopped.size > 0 ? `; stopped by --fail-fast: ${[...stopped].sort().join(', ')}` : '';
-  const message = `${failures.length} of ${list.length} tenants failed: ${named}${notRun}`;
-  const alike = succeeded.size === 0 && failures.every((f) => f.code === failures[0]?.code);
-  throw new TenantsFailed(alike ? (failures[0]?.kind ?? 'bug') : 'partial', message);
+  const failed = tenantsOutcome(list.length, failures, succeeded.size, [...stopped]);
+  if (failed) throw failed;
 }

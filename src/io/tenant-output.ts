@@ -86,6 +86,13 @@ export function tenantStderrLine(profile: string, line: string): string {
   return `${profile}: ${line}`;
 }
 
+/** A tenant's stderr: its lines on the shared stderr, whole, each marked with its profile (`tenantStderrLine`). */
+export function tenantStderr(io: IOStreams, profile: string): Writable {
+  return new LineWriter((lines) => {
+    io.stderr.write(lines.map((line) => `${tenantStderrLine(profile, line)}\n`).join(''));
+  });
+}
+
 /** JSON text with every line after the first indented by `indent` (a string in JSON holds no raw line break). */
 function indented(text: string, indent: string): string {
   return text.replace(/\n/g, `\n${indent}`);
@@ -124,9 +131,7 @@ export class TenantOutput {
   /** The streams of `profile`'s run. */
   streams(profile: string): TenantStreams {
     const io = this.#io;
-    const stderr = new LineWriter((lines) => {
-      io.stderr.write(lines.map((line) => `${tenantStderrLine(profile, line)}\n`).join(''));
-    });
+    const stderr = tenantStderr(io, profile);
     if (this.#format === 'ndjson') {
       const prefix = `{"profile":${JSON.stringify(profile)},"item":`;
       const stdout = new LineWriter((lines) => {

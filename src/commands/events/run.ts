@@ -16,6 +16,8 @@ import type { TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
 import type { TailOptions } from './options.js';
 
+export { runEventsTailAcross } from './merged-tail.js';
+
 /** An event as shown: with the status the app acknowledged it with when forwarding. */
 type EventItem = ShownItem<StreamEvent>;
 

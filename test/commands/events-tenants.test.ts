@@ -1,0 +1,189 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';
+import { refusedPort } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+/** `events tail --profiles …` (cli.md "Many tenants"): one emulator per tenant, each on its own port. */
+const emulator = emulatorPerTest();
+
+function configWith(profiles: Record<string, { domain: string; clientId: string; clientSecret: string }>): string {
+  const dir = tempConfigDir();
+  writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  return dir;
+}
+
+const admin = (emu: TestEmulator) => ({ domain: emu.url, ...emu.admin });
+const quiet = { eventRate: 0, heartbeatMs: 0 };
+
+function parsed(stdout: string): Array<{ profile: string; event: { offset: string; type: string } }> {
+  return stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+}
+
+describe('events tail merged across tenants', () => {
+  it('one {"profile","event"} line per event, each tenant its usual lines in its order', async () => {
+    const [a, b] = [await emulator({ events: 30, ...quiet }), await emulator({ events: 30, ...quiet })];
+    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), prod: admin(b!) }) };
+    const r = await runCli(
+      ['--profiles', '*', 'events', 'tail', '--since', '7d', '--max-events', '5', '-o', 'ndjson'],
+      {
+        env,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = parsed(r.stdout);
+    expect(lines).toHaveLength(10);
+    expect(Object.keys(lines[0] ?? {})).toEqual(['profile', 'event']);
+    const alone = await runCli(['-p', 'prod', 'events', 'tail', '--since', '7d', '--max-events', '5', '-o', 'ndjson'], {
+      env,
+    });
+    const prod = lines.filter((l) => l.profile === 'prod').map((l) => JSON.stringify(l.event));
+    expect(prod).toEqual(alone.stdout.trim().split('\n'));
+  });
+
+  it('a PROFILE column in the human view', async () => {
+    const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
+    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), 'prod-eu': admin(b!) }), NO_COLOR: '1' };
+    const r = await runCli(['--profiles', '*', 'events', 'tail', '--since', '7d', '--max-events', '2', '-o', 'wide'], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout.split('\n').filter((line) => /^(dev|prod-eu)\s/.test(line));
+    expect(events).toHaveLength(4);
+    expect(events.filter((line) => line.startsWith('dev      '))).toHaveLength(2);
+    expect(events.filter((line) => line.startsWith('prod-eu  '))).toHaveLength(2);
+  });
+
+  it('one tenant rotates its stream (followed silently) while another is down (reported for it alone): exit 9', async () => {
+    const rot = await emulator({ events: 100, ...quiet });
+    const down = await refusedPort();
+    const env = {
+      SVCADM_CONFIG_DIR: configWith({
+        rot: admin(rot),
+        gone: { domain: `http://127.0.0.1:${down}`, clientId: 'x', clientSecret: 'y' },
+      }),
+    };
+    let fired = false;
+    let seen = 0;
+    const r = await runCli(
+      [
+        '--profiles',
+        '*',
+        'events',
+        'tail',
+        '--since',
+        '7d',
+        '--max-events',
+        '110',
+        '--max-reconnects',
+        '2',
+        '-o',
+        'ndjson',
+      ],
+      {
+        env,
+        onStdout: (chunk) => {
+          seen += chunk.split('\n').length - 1;
+          if (fired || seen < 100) return;
+          fired = true;
+          void rot.streamError('connection_timeout').then(() => rot.emit('user.updated', 10));
+        },
+      },
+    );
+    expect(r.code).toBe(9);
+    const lines = parsed(r.stdout);
+    expect(lines.every((l) => l.profile === 'rot')).toBe(true);
+    expect(new Set(lines.map((l) => l.event.offset)).size).toBe(110);
+    const opens = (await rot.requests()).requests.filter((q) => q.path === '/api/v2/events');
+    expect(opens).toHaveLength(2);
+    const stderr = r.stderr.trimEnd().split('\n');
+    // Nothing about the rotation; the down tenant's reconnects and its failure, named; the summary last.
+    expect(stderr.filter((line) => /svcadm: rot: |"profile":"rot"/.test(line))).toEqual([]);
+    expect(stderr.at(-1)).toMatch(
+      /^\{"error":\{"status":null,"code":"tenants_failed","message":"1 of 2 tenants failed: gone \(exit 7\)","hint":"resume with: svcadm --profiles gone,rot -o ndjson events tail --from rot=[^"]+","exit_code":9\}\}$/,
+    );
+    expect(stderr.filter((line) => line.startsWith('{"profile":"gone","error":'))).toHaveLength(1);
+  });
+
+  it('Ctrl-C: one resume line restarting every tenant where it stopped; --cursor-file holds a cursor per profile', async () => {
+    const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
+    const dir = configWith({ dev: admin(a!), prod: admin(b!) });
+    const file = join(dir, 'cursors.json');
+    const env = { SVCADM_CONFIG_DIR: dir };
+    const stop = new AbortController();
+    let seen = 0;
+    const r = await runCli(
+      ['--profiles', '*', 'events', 'tail', '--since', '7d', '--cursor-file', file, '-o', 'ndjson'],
+      {
+        env,
+        interrupt: stop.signal,
+        onStdout: (chunk) => {
+          seen += chunk.split('\n').length - 1;
+          if (seen >= 50) stop.abort();
+        },
+      },
+    );
+    expect(r.code).toBe(130);
+    const lines = parsed(r.stdout);
+    expect(lines).toHaveLength(50);
+    const last = (profile: string) => lines.filter((l) => l.profile === profile).at(-1)?.event.offset;
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ cursors: { dev: last('dev'), prod: last('prod') } });
+    expect(r.stderr).toBe(
+      'svcadm: interrupted after 50 events\n' +
+        `resume with: svcadm --profiles dev,prod -o ndjson events tail --cursor-file ${file}\n`,
+    );
+    // The file restarts every tenant past what was printed.
+    await a!.emit('user.created', 1);
+    await b!.emit('user.deleted', 1);
+    const again = await runCli(
+      ['--profiles', '*', 'events', 'tail', '--cursor-file', file, '--max-events', '1', '-o', 'ndjson'],
+      { env },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(
+      parsed(again.stdout)
+        .map((l) => [l.profile, l.event.type])
+        .sort(),
+    ).toEqual([
+      ['dev', 'user.created'],
+      ['prod', 'user.deleted'],
+    ]);
+  });
+
+  it('without a cursor file the resume line names a cursor per profile, and pastes back', async () => {
+    const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
+    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), prod: admin(b!) }) };
+    const stop = new AbortController();
+    let seen = 0;
+    const r = await runCli(['--profiles', '*', 'events', 'tail', '--since', '7d', '-o', 'ndjson'], {
+      env,
+      interrupt: stop.signal,
+      onStdout: (chunk) => {
+        seen += chunk.split('\n').length - 1;
+        if (seen >= 50) stop.abort();
+      },
+    });
+    expect(r.code).toBe(130);
+    const resume = /^resume with: svcadm (.*)$/m.exec(r.stderr)?.[1] ?? '';
+    expect(resume).toMatch(/^--profiles dev,prod -o ndjson events tail --from dev=\S+,prod=\S+$/);
+    await a!.emit('user.created', 1);
+    await b!.emit('user.deleted', 1);
+    const words = resume.split(' ').map((w) => w.replace(/^'|'$/g, ''));
+    const again = await runCli([...words, '--max-events', '1'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(
+      parsed(again.stdout)
+        .map((l) => [l.profile, l.event.type])
+        .sort(),
+    ).toEqual([
+      ['dev', 'user.created'],
+      ['prod', 'user.deleted'],
+    ]);
+  });
+});
