@@ -32,6 +32,13 @@ export function readCursorFile(path: string): string | undefined {
   }
   const cursor = text?.trim();
   if (cursor === '') return undefined;
+  if (cursor?.startsWith('{"cursors":')) {
+    throw new UsageError(
+      `the cursor file ${path} holds a cursor per profile, from a tail across tenants`,
+      'run it with the same --profiles, or give another path',
+      'file_unreadable',
+    );
+  }
   if (cursor === undefined || !isCursor(cursor)) {
     throw new UsageError(
       `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
