@@ -186,4 +186,40 @@ describe('events tail merged across tenants', () => {
       ['prod', 'user.deleted'],
     ]);
   });
+
+  it('refuses what runs against one tenant, and a cursor file of the other kind: exit 2, nothing sent', async () => {
+    const a = await emulator({ events: 25, ...quiet });
+    const dir = configWith({ dev: admin(a) });
+    const env = { SVCADM_CONFIG_DIR: dir };
+    const single = join(dir, 'single.cursor');
+    writeFileSync(single, 'ZXYxOjA6MzI6MTR5bGd6dg\n', { mode: 0o600 });
+    const merged = join(dir, 'merged.json');
+    writeFileSync(merged, '{"cursors":{"dev":"ZXYxOjA6MzI6MTR5bGd6dg"}}\n', { mode: 0o600 });
+    const cases: Array<[string[], string]> = [
+      [
+        ['--profiles', '*', 'events', 'tail', '--forward-to', 'http://127.0.0.1:9/hook'],
+        'svcadm: --forward-to runs against one tenant — forward each tenant with -p <profile>\n',
+      ],
+      [
+        ['--profiles', '*', 'events', 'tail', '--cursor-file', single],
+        `svcadm: the cursor file ${single} does not hold a cursor per profile (1 to 1024 visible ASCII characters each) — a tail across tenants keeps its own file: give another path, or start with --since\n`,
+      ],
+      [
+        ['-p', 'dev', 'events', 'tail', '--cursor-file', merged],
+        `svcadm: the cursor file ${merged} holds a cursor per profile, from a tail across tenants — run it with the same --profiles, or give another path\n`,
+      ],
+      [
+        ['--profiles', '*', 'events', 'tail', '--from', 'staging=abc'],
+        "svcadm: --from across tenants takes <profile>=<cursor>,… for the profiles of --profiles, got 'staging=abc' — paste the resume line a merged tail printed, or start with --since\n",
+      ],
+    ];
+    for (const [words, stderr] of cases) {
+      expect(await runCli([...words, '-o', 'wide'], { env }), words.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr,
+      });
+    }
+    expect((await a.requests()).requests.filter((q) => q.path === '/api/v2/events')).toEqual([]);
+  });
 });
