@@ -347,7 +347,11 @@ export class Printer {
       const { yamlDocument } = await import('../render/yaml-text.js');
       return this.#io.write(yamlDocument(TenantOutput.value(entries)));
     }
-    return this.#io.write(this.#paintJson(escapeJsonText(TenantOutput.jsonArray(entries))));
+    const pieces = TenantOutput.jsonArray(entries);
+    // Coloured as a whole (on a terminal); else each piece written and let go: the heads and errors made safe here,
+    // the results were by their tenants.
+    if (this.#color && this.#tty) return this.#io.write(colorJson(escapeJsonText([...pieces].join(''))));
+    for (const piece of pieces) await this.#io.write(escapeJsonText(piece));
   }
 
   async #table(spec: TableSpec): Promise<void> {

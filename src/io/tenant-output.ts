@@ -24,7 +24,8 @@ export interface TenantStreams {
 
 /** One tenant's part of the merged document (json, yaml), in profile order. */
 export type TenantEntry =
-  | { readonly profile: string; readonly domain: string | null; readonly result: string }
+  /** `result`: the JSON the tenant printed, in the pieces it wrote them (a document can be large: never joined). */
+  | { readonly profile: string; readonly domain: string | null; readonly result: readonly string[] }
   | { readonly profile: string; readonly domain: string | null; readonly error: TenantError };
 
 /** Splits what is written into whole lines and hands each on: a tenant's lines never interleave with another's. */
@@ -93,6 +94,12 @@ export function tenantStderr(io: IOStreams, profile: string): Writable {
   });
 }
 
+/** A tenant's printed JSON as a value (null when it printed nothing: an answer without a body). */
+function resultValue(pieces: readonly string[]): unknown {
+  const text = pieces.join('');
+  return text === '' ? null : JSON.parse(text);
+}
+
 /** JSON text with every line after the first indented by `indent` (a string in JSON holds no raw line break). */
 function indented(text: string, indent: string): string {
   return text.replace(/\n/g, `\n${indent}`);
@@ -156,8 +163,10 @@ export class TenantOutput {
 
   /** `profile` ran to the end. */
   succeeded(profile: string, domain: string | undefined): void {
-    const result = this.#documents.get(profile)?.text().trimEnd();
+    const result = this.#documents.get(profile)?.chunks;
     this.#documents.delete(profile);
+    const last = result === undefined ? -1 : result.length - 1;
+    if (result !== undefined && last >= 0) result[last] = (result[last] ?? '').trimEnd();
     if (result !== undefined) this.#entries.set(profile, { profile, domain: domain ?? null, result });
   }
 
@@ -197,18 +206,27 @@ export class TenantOutput {
     });
   }
 
-  /** The json document of `entries`: each result as its tenant printed it, indented into the array. */
-  static jsonArray(entries: readonly TenantEntry[]): string {
-    if (entries.length === 0) return '[]\n';
-    const parts = entries.map((entry) => {
-      const head = `  {\n    "profile": ${JSON.stringify(entry.profile)},\n    "domain": ${JSON.stringify(entry.domain)},\n`;
-      const body =
-        'result' in entry
-          ? `    "result": ${entry.result === '' ? 'null' : indented(entry.result, '    ')}`
-          : `    "error": ${indented(JSON.stringify(entry.error, null, 2), '    ')}`;
-      return `${head}${body}\n  }`;
-    });
-    return `[\n${parts.join(',\n')}\n]\n`;
+  /**
+   * The json document of `entries`, in pieces: each result as its tenant printed it (already made safe for a
+   * terminal), indented into the array piece by piece, so that the document is never held twice.
+   */
+  static *jsonArray(entries: readonly TenantEntry[]): Generator<string> {
+    if (entries.length === 0) {
+      yield '[]\n';
+      return;
+    }
+    let first = true;
+    for (const entry of entries) {
+      yield `${first ? '[\n' : ',\n'}  {\n    "profile": ${JSON.stringify(entry.profile)},\n    "domain": ${JSON.stringify(entry.domain)},\n`;
+      first = false;
+      if ('result' in entry) {
+        yield '    "result": ';
+        if (entry.result.every((piece) => piece === '')) yield 'null';
+        for (const piece of entry.result) yield indented(piece, '    ');
+      } else yield `    "error": ${indented(JSON.stringify(entry.error, null, 2), '    ')}`;
+      yield '\n  }';
+    }
+    yield '\n]\n';
   }
 
   /** The value of `entries`, for yaml: each result read back from its tenant's JSON. */
@@ -218,7 +236,7 @@ export class TenantOutput {
         ? {
             profile: entry.profile,
             domain: entry.domain,
-            result: entry.result === '' ? null : JSON.parse(entry.result),
+            result: resultValue(entry.result),
           }
         : entry,
     );
