@@ -36,6 +36,8 @@ export interface AcrossTenants<M, O> {
   /** Why these options cannot run across tenants (`api` with a write), undefined when they can. */
   refuse?: (options: O) => string | undefined;
   many?: ManyRunsTaking<M, O>;
+  /** The command serves the tenants itself from `inv.globals.tenants` (`svcadm mcp --profiles`): no loop. */
+  self?: true;
 }
 
 /** Reads a command line's arguments and options into a run's options: pure, usage errors in our voice. */
@@ -77,7 +79,7 @@ export class GroupActions<M> {
       }
       const module = await this.load();
       const run = module[name] as RunFunction<O>;
-      if (selected === undefined || across === undefined) return run(inv, options);
+      if (selected === undefined || across === undefined || across.self) return run(inv, options);
       const { selectTenants } = await import('./tenants.js');
       const tenants = selectTenants(inv, selected, this.host);
       if (across.many !== undefined) return (module[across.many] as ManyRunFunction<O>)(tenants, options);
