@@ -123,7 +123,7 @@ export function buildProgram(
         .environmentVariable(PROFILES_VARIABLE),
     )
     .addOption(
-      option('--parallel <n>', 'with --profiles: at most this many tenants at once (default 8)').defaultIs(
+      option('--parallel <n>', 'with --profiles: at most this many tenants at once').defaultIs(
         String(DEFAULT_PARALLEL),
       ),
     )

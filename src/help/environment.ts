@@ -14,6 +14,11 @@ export const PROFILE_ENV: EnvironmentVariable = {
   names: [PROFILE_VARIABLE],
   description: 'stands in for -p, --profile',
 };
+/** `--profiles` from the environment (`src/global-options.ts` reads it). */
+const PROFILES_ENV: EnvironmentVariable = {
+  names: ['SVCADM_PROFILES'],
+  description: 'stands in for --profiles',
+};
 export const STORE_ENV: EnvironmentVariable = {
   names: ['SVCADM_CONFIG_DIR'],
   description: 'folder of the profile store and token cache',
@@ -37,7 +42,13 @@ export const COMPLETION_ENV: EnvironmentVariable = {
 };
 
 /** What every command that talks to the tenant reads (the default); the root's help lists it too. */
-export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [CREDENTIALS, STORE_ENV, COLOUR_PROGRESS, AGENT_ENV];
+export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [
+  CREDENTIALS,
+  PROFILES_ENV,
+  STORE_ENV,
+  COLOUR_PROGRESS,
+  AGENT_ENV,
+];
 
 const NAMES_WIDTH = 35;
 /** Names lines fit the narrowest help (60 columns) as they are: the help wrapper never has to break them. */
