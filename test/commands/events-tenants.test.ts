@@ -1,6 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StreamEvent } from '../../src/api/events.js';
+import { mergedFormats } from '../../src/commands/events/merged-tail.js';
+import { LiveModel } from '../../src/io/live/model.js';
+import { VirtualClock } from '../helpers/clock.js';
 import { emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';
 import { refusedPort } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -221,5 +225,48 @@ describe('events tail merged across tenants', () => {
       });
     }
     expect((await a.requests()).requests.filter((q) => q.path === '/api/v2/events')).toEqual([]);
+  });
+
+  it("the live view: a PROFILE column, and the '/' filter picks a profile's events", async () => {
+    const clock = new VirtualClock(Date.parse('2025-06-05T12:00:00Z'));
+    const formats = mergedFormats(clock, [], ['dev', 'prod-eu']);
+    const view = await formats.view();
+    const event = (profile: string, id: string) => {
+      const line = `{"type":"user.created","event":{"id":"${id}","time":"2025-06-05T11:59:00Z"}}\n`;
+      const item = {
+        event: {
+          kind: 'event' as const,
+          profile,
+          event: new StreamEvent('user.created', `o-${id}`, [Buffer.from(line)]),
+          position: {},
+        },
+      };
+      const row = view.row(item);
+      return { row, kind: view.kind(row), text: view.text(row), json: Buffer.from(line) };
+    };
+    const model = new LiveModel({
+      lines: () => view.lines(false),
+      initial: {},
+      columns: 100,
+      rows: 24,
+      quit: () => {},
+      interrupt: () => {},
+    });
+    const written: string[] = [];
+    model.attach((text) => written.push(text));
+    model.key('/', {});
+    model.key('prod-eu', {});
+    model.key('', { return: true });
+    model.add([event('dev', 'evt_1'), event('prod-eu', 'evt_2'), event('dev', 'evt_3')]);
+    const lines = written
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('evt_'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^prod-eu {2}.*user\.created.*evt_2/);
+    // The usual line inside {"profile","event"}, without a copy of it.
+    const plain = new StreamEvent('user.created', 'o', [Buffer.from('{"type":"user.created"}\n')]);
+    const pieces = formats.json({ event: { kind: 'event', profile: 'dev', event: plain, position: {} } });
+    expect(Buffer.concat(pieces).toString()).toBe('{"profile":"dev","event":{"type":"user.created"}}\n');
   });
 });

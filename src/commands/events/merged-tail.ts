@@ -48,7 +48,7 @@ function tenantLine(profile: string, line: readonly Uint8Array[]): Uint8Array[] 
  * How a merged tail prints: `{"profile","event"}` lines; the value `{profile, event}` for --query and YAML; in the
  * human views a PROFILE column first, which the live view's `/` filter searches with the rest.
  */
-function mergedFormats(
+export function mergedFormats(
   clock: Clock,
   types: readonly string[],
   profiles: readonly string[],
