@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { CREDENTIAL_VARIABLES, PROFILE_VARIABLE } from '../config/credential-variables.js';
 import { configDir } from '../config/paths.js';
@@ -128,6 +129,14 @@ export function selectTenants(inv: Invocation, patterns: TenantPatterns, maker: 
   return { inv, list, maker, each: (run) => runEach(inv, list, maker, run), open, paste };
 }
 
+/**
+ * Every tenant's requests listen to the run's stop signals (each removes its listener when done): many tenants at
+ * once are no leak, and Node's warning about more than 10 listeners would be noise on stderr.
+ */
+export function allowListenersOfTenants(...signals: AbortSignal[]): void {
+  setMaxListeners(0, ...signals);
+}
+
 /** A tenant's own global options: its profile, as `-p` names one (the hints it prints pin it). */
 function tenantGlobals(globals: Globals, format: Globals['format'], profile: string): Globals {
   return Object.freeze({
@@ -164,6 +173,7 @@ async function runEach(
   const output = new TenantOutput(inv.io, globals.format);
   const failFast = new AbortController();
   const signal = AbortSignal.any([ctx.interrupt, failFast.signal]);
+  allowListenersOfTenants(ctx.interrupt, signal);
   const globalsOf = (profile: string): Globals => tenantGlobals(globals, output.tenantFormat, profile);
   const failures: Failure[] = [];
   const stopped = new Set<string>();

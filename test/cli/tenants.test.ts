@@ -427,6 +427,27 @@ describe('running', () => {
     expect([await apiRequests(a), await apiRequests(b)]).toEqual([1, 1]);
   });
 
+  it('twenty tenants at once: no warning about listeners on stderr', async () => {
+    const profiles = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`t${String(i).padStart(2, '0')}`, admin(a)]),
+    );
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const r = await runCli(['--profiles', '*', '--parallel', '20', 'policies', 'get', POLICY, '--query', 'id'], {
+        env: { SVCADM_CONFIG_DIR: configWith(profiles) },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(20);
+      // A warning is emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('--parallel bounds the tenants at once: with 2, two tenants are under way before a third starts', async () => {
     const tokens: string[] = [];
     const held: Array<() => void> = [];

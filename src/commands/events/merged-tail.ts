@@ -1,7 +1,7 @@
 import { subscribeEvents, timestampOf } from '../../api/events.js';
 import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
-import { type Tenants, tenantFailure, tenantsOutcome } from '../../cli/tenants.js';
+import { allowListenersOfTenants, type Tenants, tenantFailure, tenantsOutcome } from '../../cli/tenants.js';
 import type { Clock } from '../../clock.js';
 import { CursorFileWriter, readTenantCursorFile, tenantCursorText } from '../../config/cursor-file.js';
 import { type ErrorKind, Interrupted, interruption, NetworkError, STOP_WORDS, UsageError } from '../../errors.js';
@@ -211,6 +211,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
     writeFailed.signal,
     ...(stream.quit ? [stream.quit] : []),
   ]);
+  allowListenersOfTenants(ctx.interrupt, signal);
   const note = (entry: TenantNote) => {
     const { profile } = entry;
     if (entry.kind === 'tenant-failed') {
