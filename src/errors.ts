@@ -99,8 +99,10 @@ export type ErrorReason =
   | 'events_unavailable'
   | 'cursor_expired'
   | 'invalid_cursor'
-  /** The app at `events tail --forward-to` did not acknowledge an event within the retries. */
+  /** The app at `--forward-to` did not acknowledge an event within its attempts (or cannot be reached for good). */
   | 'forward_failed'
+  /** The app at `--forward-to` rejected an event (a 4xx other than 408, 425, 429): it is not retried. */
+  | 'forward_rejected'
   /** TLS was spoken to a port that answers in plain HTTP (`subject`: the same origin over http). */
   | 'plain_http'
   /** The cursor file could not be written once the tail had printed events (a full disk): resume from the line. */
@@ -309,7 +311,8 @@ const LOCAL_ERROR_CODES = {
   malformed_answer: 'the answer is not what the interface sends',
   list_changed: 'a list came back with fewer items than it announced (it changed while paging)',
   plain_http: 'TLS was spoken to a server that speaks plain HTTP',
-  forward_failed: 'the app at --forward-to did not acknowledge an event',
+  forward_failed: 'the app at --forward-to did not acknowledge an event within --forward-attempts (exit 7)',
+  forward_rejected: 'the app at --forward-to rejected an event, which is not retried (exit 8)',
   cursor_file_failed:
     'the cursor file could not be written while the tail ran (a full disk); the line says where to resume',
   outcome_unknown:

@@ -69,6 +69,8 @@ const REASON_HINTS: Readonly<
   invalid_cursor: () => 'check the cursor given with --from or held in the cursor file',
   forward_failed: () =>
     'fix the app at --forward-to, then resume: the event is sent again (or set such events aside with --dead-letter <file>)',
+  forward_rejected: () =>
+    'fix the app at --forward-to, then resume: the event is sent again (or set such events aside with --dead-letter <file>)',
   cursor_file_failed: () => 'free space or fix the cursor file, then resume with the line above',
   config_invalid: ({ paste }, err) =>
     err.subject === undefined

@@ -1,8 +1,16 @@
+import type { HttpClient } from '../api/http.js';
 import type { Clock } from '../clock.js';
 import { CliError, NetworkError } from '../errors.js';
-import type { HttpClient } from '../api/http.js';
+import type { ForwardStatus } from '../render/tail-view.js';
 import { DeadLetters } from './dead-letters.js';
-import { EventForwarder, eventName, eventText, type ForwardedEvent, type Notice, type RetryState } from './forwarder.js';
+import {
+  EventForwarder,
+  eventName,
+  eventText,
+  type ForwardedEvent,
+  type Notice,
+  type RetryState,
+} from './forwarder.js';
 import type { Forwarding } from './options.js';
 import type { Settlement } from './pipeline.js';
 
@@ -20,9 +28,11 @@ export const OTHER_TYPES = '(other types)';
 export class ForwardCounts {
   forwarded = 0;
   deadLettered = 0;
+  /** Of the dead-lettered: rejected by the app (the others ran out of attempts). */
+  rejected = 0;
   readonly byType = new Map<string, TypeCounts>();
 
-  add(type: string, outcome: Settlement['outcome']): void {
+  add(type: string, outcome: 'acknowledged' | 'rejected' | 'exhausted'): void {
     let key = type;
     if (!this.byType.has(key) && this.byType.size >= MAX_TYPES_COUNTED) key = OTHER_TYPES;
     let counts = this.byType.get(key);
@@ -36,6 +46,7 @@ export class ForwardCounts {
     } else {
       this.deadLettered++;
       counts.deadLettered++;
+      if (outcome === 'rejected') this.rejected++;
     }
   }
 }
@@ -72,6 +83,17 @@ export class DeliverySink {
     this.deadLetters?.close();
   }
 
+  /** The forwarding part of the status line. */
+  status(): ForwardStatus {
+    const { counts, retrying } = this;
+    return {
+      forwarded: counts.forwarded,
+      deadLettered: counts.deadLettered,
+      rejected: counts.rejected,
+      retrying: retrying && { attempt: retrying.attempt, at: retrying.at },
+    };
+  }
+
   constructor(
     private readonly forwarder: EventForwarder,
     private readonly deadLetters: DeadLetters | undefined,
@@ -86,18 +108,27 @@ export class DeliverySink {
     }
     if (this.deadLetters) {
       this.deadLetters.append(event, result, this.clock.now());
-      this.counts.add(event.type, 'dead-lettered');
+      this.counts.add(event.type, result.outcome);
       return { outcome: 'dead-lettered', status: result.status, attempts: result.attempts };
     }
     const what = eventText(eventName(event));
     const where = this.forwarder.where;
     if (result.outcome === 'rejected') {
-      throw new CliError('rejected', `${where} rejected ${what}: ${result.error.replace(/^rejected: /, '')} (rejected, not retried)`, {
-        reason: 'forward_failed',
-      });
+      throw new CliError(
+        'rejected',
+        `${where} rejected ${what}: ${result.error.replace(/^rejected: /, '')} (rejected, not retried)`,
+        {
+          reason: 'forward_rejected',
+        },
+      );
     }
     throw new NetworkError(`${where} did not acknowledge ${what}: ${result.error} (retried, attempts ran out)`, {
       reason: 'forward_failed',
     });
   }
+}
+
+/** The failures the delivery sink stops a run with, before the event it could not settle (the run says where to resume). */
+export function stopsBeforeEvent(err: unknown): err is CliError {
+  return err instanceof CliError && (err.reason === 'forward_failed' || err.reason === 'forward_rejected');
 }

@@ -69,8 +69,8 @@ export interface EventName {
   offset: string | undefined;
 }
 
-export function eventName(event: ForwardedEvent): EventName {
-  const envelope = event.payload().event;
+export function eventName(event: ForwardedEvent, payload: Record<string, unknown> = event.payload()): EventName {
+  const envelope = payload.event;
   const inner = typeof envelope === 'object' && envelope !== null ? (envelope as { id?: unknown }) : undefined;
   return { id: typeof inner?.id === 'string' ? inner.id : undefined, type: event.type, offset: event.offset };
 }
@@ -112,9 +112,10 @@ export class EventForwarder {
     const trace = http.settings.trace;
     // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
     const body = Buffer.concat(event.line).toString('utf8').replace(/\n$/, '');
-    const name = eventName(event);
+    const name = eventName(event, JSON.parse(body) as Record<string, unknown>);
     const what = eventText(name);
-    if (Buffer.byteLength(body) > MAX_FORWARD_BYTES) {
+    const bytes = Buffer.byteLength(body);
+    if (bytes > MAX_FORWARD_BYTES) {
       const error = `larger than ${MAX_FORWARD_BYTES / 1024 / 1024} MB, the app's limit: never sent`;
       trace?.(`forward: ${what}: rejected, ${error}`);
       return { outcome: 'rejected', status: undefined, attempts: 0, error };
@@ -138,7 +139,7 @@ export class EventForwarder {
           retry: 'forward',
           maxRetries: 0,
           timeoutMs: forwarding.timeoutMs,
-          maxRequestBytes: MAX_FORWARD_BYTES + Buffer.byteLength(target.url.href),
+          maxRequestBytes: bytes + Buffer.byteLength(target.url.href),
           attemptHeaders: () => ({
             'svcadm-attempt': String(attempt),
             [SIGNATURE_HEADER]: signatureHeader(target.secret, body, Math.floor(clock.now() / 1000)),

@@ -1,3 +1,4 @@
+import { deadLetterClasses } from '../render/tail-view.js';
 import { neutralize } from '../text/sanitize.js';
 import type { ForwardCounts } from './delivery.js';
 import type { RetryState } from './forwarder.js';
@@ -29,6 +30,8 @@ export function summaryValue(counts: ForwardCounts, end: RunEnd): Record<string,
       events: end.events,
       forwarded: counts.forwarded,
       dead_lettered: counts.deadLettered,
+      rejected: counts.rejected,
+      out_of_attempts: counts.deadLettered - counts.rejected,
       retrying: end.retrying ? { attempt: end.retrying.attempt, reason: end.retrying.reason } : null,
       by_type: byType,
       ...(end.deadLetter === undefined ? {} : { dead_letter: end.deadLetter }),
@@ -46,8 +49,9 @@ export function summaryValue(counts: ForwardCounts, end: RunEnd): Record<string,
 export function summaryText(counts: ForwardCounts, end: RunEnd): string {
   const outcomes = [`${counts.forwarded} forwarded`];
   if (counts.deadLettered > 0 || end.deadLetter !== undefined) {
-    const to = end.deadLetter === undefined ? '' : ` (to ${neutralize(end.deadLetter)})`;
-    outcomes.push(`${counts.deadLettered} dead-lettered${to}`);
+    const to = end.deadLetter === undefined ? '' : ` to ${neutralize(end.deadLetter)}`;
+    const classes = deadLetterClasses(counts.rejected, counts.deadLettered);
+    outcomes.push(`${counts.deadLettered} dead-lettered${to}${classes === '' ? '' : ` (${classes})`}`);
   }
   if (end.retrying) outcomes.push(`1 retrying (attempt ${end.retrying.attempt}: ${neutralize(end.retrying.reason)})`);
   const lines = [`svcadm: ${end.how} after ${plural(end.events, 'event')}: ${outcomes.join(', ')}`];

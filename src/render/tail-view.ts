@@ -26,8 +26,19 @@ export interface TailStatus {
 export interface ForwardStatus {
   forwarded: number;
   deadLettered: number;
+  /** Of the dead-lettered: those the app rejected (the others ran out of attempts). */
+  rejected: number;
   /** The event being tried again: its next attempt and when it starts (clock time). */
   retrying?: { attempt: number; at: number } | undefined;
+}
+
+/** `2 rejected, 1 out of attempts`: the classes of the dead letters. */
+export function deadLetterClasses(rejected: number, deadLettered: number): string {
+  const exhausted = deadLettered - rejected;
+  const parts = [];
+  if (rejected > 0) parts.push(`${groupedCount(rejected)} rejected`);
+  if (exhausted > 0) parts.push(`${groupedCount(exhausted)} out of attempts`);
+  return parts.join(', ');
 }
 
 /** `12 forwarded · retrying (attempt 3, next try in 2s) · 1 dead-lettered` */
@@ -39,7 +50,11 @@ function forwardParts(status: TailStatus): string[] {
     const left = Math.max(0, Math.ceil((forward.retrying.at - status.now) / 1000));
     parts.push(`retrying (attempt ${forward.retrying.attempt}, next try in ${left}s)`);
   }
-  if (forward.deadLettered > 0) parts.push(`${groupedCount(forward.deadLettered)} dead-lettered`);
+  if (forward.deadLettered > 0) {
+    parts.push(
+      `${groupedCount(forward.deadLettered)} dead-lettered (${deadLetterClasses(forward.rejected, forward.deadLettered)})`,
+    );
+  }
   return parts;
 }
 

@@ -256,6 +256,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'list_changed',
       'plain_http',
       'forward_failed',
+      'forward_rejected',
       'cursor_file_failed',
       'outcome_unknown',
       'clock_skew',

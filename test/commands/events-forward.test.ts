@@ -218,9 +218,21 @@ describe('events tail --forward-to', () => {
     // Full-jitter backoff from 0.5 s (the random source gives 0.5: 250 ms, 500 ms, …), Retry-After as asked.
     expect(clock.sleeps.filter((ms) => ms !== 5)).toEqual([250, 500, 250, 3000, 250]);
     // Each attempt says its number.
-    expect(receiver.requests.map((q) => q.headers['svcadm-attempt'])).toEqual(
-      ['1', '1', '2', '3', '1', '1', '2', '1', '2', '1', '2', '1', '1'],
-    );
+    expect(receiver.requests.map((q) => q.headers['svcadm-attempt'])).toEqual([
+      '1',
+      '1',
+      '2',
+      '3',
+      '1',
+      '1',
+      '2',
+      '1',
+      '2',
+      '1',
+      '2',
+      '1',
+      '1',
+    ]);
     expect(readFileSync(file, 'utf8')).toBe(`${offsets[7]}\n`);
   });
 
@@ -359,6 +371,8 @@ describe('events tail --forward-to', () => {
           events: 2,
           forwarded: 2,
           dead_lettered: 0,
+          rejected: 0,
+          out_of_attempts: 0,
           retrying: { attempt: 2, reason: '500 Internal Server Error' },
           by_type: byType,
           stopped: 'interrupted',
@@ -428,11 +442,13 @@ describe('events tail --forward-to', () => {
       .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
       .replace(/\r\n/g, '\n')
       .replace(/\r/g, '\n');
-    expect(plain).toMatch(/● connected · 10 events · [\d.]+\/s · all types/);
-    expect(plain).toMatch(/■ stopped: reached --max-events · 10 events · all types/);
+    expect(plain).toMatch(/● connected · 10 events · 10 forwarded · [\d.]+\/s · all types/);
+    expect(plain).toMatch(/● connected · 2 events · 2 forwarded · retrying \(attempt 2, next try in \d+s\) · /);
+    expect(plain).toMatch(/■ stopped: reached --max-events · 10 events · 10 forwarded · all types/);
+    expect(plain).toMatch(/\nsvcadm: reached --max-events after 10 events: 10 forwarded\n/);
     expect(plain).toMatch(/Forwarding events to http:\/\/127\.0\.0\.1:\d+\/hook — signing secret fwsec_/);
     expect(plain).toMatch(
-      /svcadm: event evt_\w+ not acknowledged by http:\/\/127\.0\.0\.1:\d+\/hook \(503 Service Unavailable\); retrying in [\d.]+s \(retry 1 of 5\)/,
+      /svcadm: event evt_\w+ \([a-z.]+, offset \w+\) not acknowledged by http:\/\/127\.0\.0\.1:\d+\/hook \(503 Service Unavailable\); retrying in [\d.]+s \(attempt 2 of 10\)/,
     );
     const delivered = plain.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_\S+ {2}\[200\] {2}/.test(l));
     expect(delivered).toHaveLength(10);

@@ -129,7 +129,7 @@ describe('svcadm completion', () => {
 describe('bash script', () => {
   it('completes groups, verbs and options', () => {
     expect(bashComplete('svcadm', 'po')).toEqual(['policies']);
-    expect(bashComplete('svcadm', 'events', '')).toEqual(['tail', 'help']);
+    expect(bashComplete('svcadm', 'events', '')).toEqual(['tail', 'replay', 'help']);
     expect(bashComplete('svcadm', 'policies', 'get', 'x', '--out')).toEqual(['--output']);
     expect(bashComplete('svcadm', 'events', 'tail', '--cur')).toEqual(['--cursor-file']);
   });
@@ -200,7 +200,7 @@ describe('zsh script', () => {
       'ndjson',
     ]);
     expect(zshComplete('svcadm', '-p', '')).toEqual(['prod', 'staging']);
-    expect(zshComplete('svcadm', 'help', 'events', '')).toEqual(['tail']);
+    expect(zshComplete('svcadm', 'help', 'events', '')).toEqual(['tail', 'replay']);
     expect(zshComplete('svcadm', 'api', 'PATCH', '/r')).toEqual(['/rate-limit-policies', '/rate-limit-policies/{id}']);
     expect(zshComplete('svcadm', 'api', 'D')).toEqual(['DELETE']);
   });

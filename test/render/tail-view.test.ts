@@ -23,4 +23,19 @@ describe('the status line of the live view', () => {
       '■ stopped: interrupted · 1,234 events · user.created',
     );
   });
+
+  it('counts what was forwarded, the event being retried and its countdown, and what was dead-lettered', () => {
+    const forwarding: TailStatus = {
+      ...status,
+      state: 'connected',
+      reason: undefined,
+      forward: { forwarded: 1200, deadLettered: 3, rejected: 2, retrying: { attempt: 4, at: 12_100 } },
+    };
+    expect(statusLine(forwarding, 200, false)).toBe(
+      '● connected · 1,234 events · 1,200 forwarded · retrying (attempt 4, next try in 3s) · 3 dead-lettered (2 rejected, 1 out of attempts) · 2.5/s · user.created · cursor cur_0004',
+    );
+    expect(statusLine({ ...forwarding, forward: { forwarded: 5, deadLettered: 0, rejected: 0 } }, 200, false)).toBe(
+      '● connected · 1,234 events · 5 forwarded · 2.5/s · user.created · cursor cur_0004',
+    );
+  });
 });

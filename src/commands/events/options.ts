@@ -106,3 +106,32 @@ export function parseTailOptions(raw: RawTailOptions, now: number, env: Env = {}
     forward: parseForwarding(raw, env),
   };
 }
+
+export interface RawReplayOptions extends RawForwardingOptions {
+  type?: string[];
+  strict?: boolean;
+  fromLine?: string;
+}
+
+export interface ReplayOptions {
+  /** The recorded NDJSON file. */
+  file: string;
+  types: EventType[];
+  /** A malformed line stops the replay (else it is reported and skipped). */
+  strict: boolean;
+  /** The first line to replay (1-based). */
+  fromLine: number;
+  forward: Forwarding | undefined;
+}
+
+export function parseReplayOptions(file: string, raw: RawReplayOptions, env: Env = {}): ReplayOptions {
+  if (file === '')
+    throw new UsageError('events replay needs a file: the output of -o ndjson, --output-file or --dead-letter');
+  return {
+    file,
+    types: parseEventTypes(raw.type ?? []),
+    strict: raw.strict === true,
+    fromLine: raw.fromLine === undefined ? 1 : parseIntegerOption(raw.fromLine, '--from-line', 1),
+    forward: parseForwarding(raw, env),
+  };
+}

@@ -3,7 +3,7 @@ import type { GroupActions, Invocation } from '../../cli/host.js';
 import { FORWARD_SECRET_ENV } from '../../forward/target.js';
 import { TENANT_ENVIRONMENT } from '../../help/environment.js';
 import { EVENT_TYPES } from '../../spec/event-types.js';
-import { parseTailOptions, type RawTailOptions } from './options.js';
+import { parseReplayOptions, parseTailOptions, type RawReplayOptions, type RawTailOptions } from './options.js';
 import type * as Run from './run.js';
 
 /** One line: help output wraps it to the terminal. */
@@ -13,7 +13,7 @@ function typeList(): string {
 
 export function registerEventsCommands(program: SvcadmCommand, actions: GroupActions<typeof Run>): void {
   const events = program.command('events').description('the tenant event stream');
-  events
+  const tail = events
     .command('tail')
     .description('follow the event stream (GET /events, Server-Sent Events)')
     .streaming()
@@ -37,22 +37,9 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
         kind: 'file',
       }),
     )
-    .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)')
-    .option('--forward-to <url>', 'POST each event to this app (https, or http on loopback); 2xx acknowledges it')
-    .addOption(
-      option(
-        '--forward-secret <secret>',
-        'sign forwarded events with this secret (default: a new one, printed)',
-      ).environmentVariable(FORWARD_SECRET_ENV),
-    )
-    .option('--forward-timeout <d>', 'an attempt the app has not answered within this is retried (default 10s)')
-    .option('--forward-attempts <n>', 'attempts per event before it counts as failed (default 10; 0: no end)')
-    .addOption(
-      option(
-        '--dead-letter <file>',
-        'append events the app rejected or never acknowledged to this NDJSON file, and go on',
-      ).completes({ kind: 'file' }),
-    )
+    .option('--max-reconnects <n>', 'give up after n reconnects in a row without progress (default: never)');
+  addForwardingOptions(tail, 'POST each event to this app (https, or http on loopback); 2xx acknowledges it');
+  tail
     .environment([
       ...TENANT_ENVIRONMENT,
       { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },
@@ -62,7 +49,9 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
       'after',
       '\nExit: 0 when --duration or --max-events ends a working stream; 7 when it ends while the stream is down (it ' +
         'never connected, or a reconnect failed since the last drop), with since when and the line to resume with. ' +
-        'The service rotating a stream (connection_timeout) is followed silently. 130/143/129 on SIGINT/SIGTERM/SIGHUP.',
+        'The service rotating a stream (connection_timeout) is followed silently. 130/143/129 on SIGINT/SIGTERM/SIGHUP. ' +
+        'With --forward-to and no --dead-letter: 8 when the app rejected an event (a 4xx), 7 when it never ' +
+        'acknowledged one within --forward-attempts; the resume line starts before that event.',
     )
     .addHelpText(
       'after',
@@ -83,5 +72,60 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
             : { ...parseTailOptions({ ...raw, from: undefined }, inv.ctx.clock.now(), inv.ctx.env), from: raw.from },
         { many: 'runEventsTailAcross' },
       ),
+    );
+  const replay = events
+    .command('replay <file>')
+    .description('send a recorded NDJSON file again, in file order: -o ndjson, --output-file or --dead-letter output')
+    .addOption(
+      option('--type <type>', 'only these event types (repeatable, or a comma list)')
+        .repeated()
+        .completes({ kind: 'list', values: EVENT_TYPES }),
+    )
+    .option('--strict', 'stop at a malformed line (default: report it with its line number and skip it)')
+    .option('--from-line <n>', 'start at this line of the file (a stopped replay prints the line to resume with)');
+  addForwardingOptions(replay, 'POST each event to this app (https, or http on loopback); 2xx acknowledges it');
+  replay
+    .environment([
+      { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },
+    ])
+    .addHelpText(
+      'after',
+      '\nA line is an event as -o ndjson and --output-file write it, or a dead letter (the event inside is sent). ' +
+        'Memory stays flat whatever the size of the file; a terminal shows the progress.\n' +
+        'Exit: 0 when every line was replayed; 2 for a malformed line under --strict; 8 when the app rejected an ' +
+        'event and 7 when it never acknowledged one (without --dead-letter), with the line to resume with.',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'svcadm events replay events.ndjson --forward-to http://localhost:3000/webhooks',
+        'svcadm events replay dead.ndjson --forward-to http://localhost:3000/webhooks --dead-letter dead-again.ndjson',
+        'svcadm events replay events.ndjson --type user.created -o table',
+      ),
+    )
+    .action(
+      actions.run('runEventsReplay', ([file]: [string], raw: RawReplayOptions, inv: Invocation) =>
+        parseReplayOptions(file, raw, inv.ctx.env),
+      ),
+    );
+}
+
+/** The forwarding options, the same on `events tail` and `events replay`. */
+function addForwardingOptions(command: SvcadmCommand, forwardTo: string): void {
+  command
+    .option('--forward-to <url>', forwardTo)
+    .addOption(
+      option(
+        '--forward-secret <secret>',
+        'sign forwarded events with this secret (default: a new one, printed)',
+      ).environmentVariable(FORWARD_SECRET_ENV),
+    )
+    .option('--forward-timeout <d>', 'an attempt the app has not answered within this is retried (default 10s)')
+    .option('--forward-attempts <n>', 'attempts per event before it counts as failed (default 10; 0: no end)')
+    .addOption(
+      option(
+        '--dead-letter <file>',
+        'append events the app rejected or never acknowledged to this NDJSON file, and go on',
+      ).completes({ kind: 'file' }),
     );
 }

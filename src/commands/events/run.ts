@@ -1,49 +1,25 @@
 import { REUSED_AFTER, type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../../api/events.js';
 import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
-import type { Clock } from '../../clock.js';
 import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
 import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
-import { DeliverySink } from '../../forward/delivery.js';
+import { DeliverySink, stopsBeforeEvent } from '../../forward/delivery.js';
 import { announceForwarding } from '../../forward/forwarder.js';
 import { forwardingWords } from '../../forward/options.js';
-import { type ItemSource, Pipeline, type ShownItem } from '../../forward/pipeline.js';
+import { type ItemSource, Pipeline } from '../../forward/pipeline.js';
 import { type RunEnd, summaryText, summaryValue } from '../../forward/summary.js';
 import { RecordFile } from '../../io/record-file.js';
-import type { ItemStream, StreamFormats } from '../../io/stream-types.js';
-import type { EventRow } from '../../render/event-line.js';
+import type { ItemStream } from '../../io/stream-types.js';
 import type { TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
+import { type EventItem, eventFormats } from './event-formats.js';
 import type { TailOptions } from './options.js';
 
 export { runEventsTailAcross } from './merged-tail.js';
 
-/** An event as shown: with the status the app acknowledged it with when forwarding. */
-type EventItem = ShownItem<StreamEvent>;
-
-/** How an event is printed: its checked NDJSON line, the payload as a value, or event lines for people. */
-function eventFormats(clock: Clock, types: readonly string[]): StreamFormats<EventItem, TailStatus, EventRow> {
-  return {
-    json: (item) => item.event.line,
-    value: (item) => item.event.payload(),
-    view: async () => {
-      const [{ eventLineFormatter, eventRow, typeColumnWidth }, { statusLine }] = await Promise.all([
-        import('../../render/event-line.js'),
-        import('../../render/tail-view.js'),
-      ]);
-      const typeWidth = typeColumnWidth(types);
-      return {
-        row: (item) => eventRow(item.event.payload(), item.acknowledged?.status),
-        lines: (color) => eventLineFormatter({ color, typeWidth, now: () => clock.now() }),
-        status: statusLine,
-        kind: (row) => row.type,
-        text: (row) => `${row.type} ${row.id} ${row.summary}`,
-      };
-    },
-  };
-}
-
 const RATE_WINDOW_MS = 5000;
+
+export { runEventsReplay } from './replay.js';
 
 /** The tail's notes: what happened on the subscription besides events and positions. */
 type TailNote = Exclude<TailItem, StreamEvent | { kind: 'cursor' }>;
@@ -79,17 +55,12 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     rate: 0,
     cursor: start,
     now: started,
-    ...(delivery ? { forward: { forwarded: 0, deadLettered: 0 } } : {}),
+    ...(delivery ? { forward: delivery.status() } : {}),
   };
   /** The forwarding counts into the status (and the live view's status line at once). */
   const showForwarding = () => {
     if (!delivery) return;
-    const { retrying } = delivery;
-    status.forward = {
-      forwarded: delivery.counts.forwarded,
-      deadLettered: delivery.counts.deadLettered,
-      retrying: retrying && { attempt: retrying.attempt, at: retrying.at },
-    };
+    status.forward = delivery.status();
     if (stream?.live) stream.status({ ...status, now: clock.now() });
   };
   const samples: Array<[number, number]> = [[started, 0]];
@@ -258,17 +229,13 @@ function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefin
   return inv.paste(['events', 'tail', ...resume, ...filters, ...forwardingWords(opts.forward), ...output]);
 }
 
-function isForwardFailure(err: unknown): err is CliError {
-  return err instanceof CliError && err.reason === 'forward_failed';
-}
-
 function isCursorFileFailure(err: unknown): err is CliError {
   return err instanceof CliError && err.reason === 'cursor_file_failed';
 }
 
 /** Failures after which the tail still says where to resume: the app gave up, or the cursor file could not be kept. */
 function endsWithResume(err: unknown): err is CliError {
-  return isForwardFailure(err) || isCursorFileFailure(err);
+  return stopsBeforeEvent(err) || isCursorFileFailure(err);
 }
 
 /** Why the tail stopped, for the live view's last status line: what the final stderr line says. */
