@@ -32,8 +32,8 @@ type Pulled = { index: number; result: IteratorResult<readonly TailItem[]> } | {
 
 /**
  * The tenants' streams merged as their batches arrive (cli.md "Many tenants", `events tail`): a source of the tail's
- * pipeline (`forward/pipeline.ts`). Each tenant's batches stay in their order; at most one batch of each is read
- * ahead. A tenant whose subscription fails or ends leaves the others running. The position is every tenant's cursor,
+ * pipeline (`forward/pipeline.ts`). Each tenant's batches stay in their order; a tenant is read on once the pipeline
+ * has taken its last batch. A tenant whose subscription fails or ends leaves the others running. The position is every tenant's cursor,
  * so the pipeline moves it (and the cursor file) only past what it settled. `maxEvents` bounds each tenant.
  */
 export function mergedTenantSource(
@@ -97,8 +97,11 @@ export function mergedTenantSource(
           if (full) {
             await iterators[index]?.return?.();
             out.push({ kind: 'tenant-ended', profile, full: true });
-          } else pull(index);
+          }
           yield out;
+          // Read on once the pipeline has taken the batch: its notes are seen when they happen (a drop's time), and a
+          // tenant is never more than a batch ahead.
+          if (!full) pull(index);
         }
       } finally {
         // Not awaited: a live stream's pending read ends when the run closes its connections.

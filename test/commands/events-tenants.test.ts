@@ -6,11 +6,22 @@ import { mergedFormats } from '../../src/commands/events/merged-tail.js';
 import { LiveModel } from '../../src/io/live/model.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';
+import {
+  answerJson,
+  type Behaviour,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  eventData,
+  hostileServerPerTest,
+  sse,
+  sseMessage,
+} from '../helpers/hostile-server.js';
 import { refusedPort } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 /** `events tail --profiles …` (cli.md "Many tenants"): one emulator per tenant, each on its own port. */
 const emulator = emulatorPerTest();
+const hostile = hostileServerPerTest();
 
 function configWith(profiles: Record<string, { domain: string; clientId: string; clientSecret: string }>): string {
   const dir = tempConfigDir();
@@ -268,5 +279,44 @@ describe('events tail merged across tenants', () => {
     const plain = new StreamEvent('user.created', 'o', [Buffer.from('{"type":"user.created"}\n')]);
     const pieces = formats.json({ event: { kind: 'event', profile: 'dev', event: plain, position: {} } });
     expect(Buffer.concat(pieces).toString()).toBe('{"profile":"dev","event":{"type":"user.created"}}\n');
+  });
+
+  it('--duration ends while one tenant is down: exit 7 for that tenant alone, named with since when; exit 9', async () => {
+    const START = Date.parse('2026-03-01T12:00:00Z');
+    const ok = await emulator({ events: 25, ...quiet });
+    // The down tenant's 503s wait until the other tenant has printed: --duration then ends with one working, one down.
+    let release: () => void = () => {};
+    const okPrinted = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const later: Behaviour = (req, res) => {
+      void okPrinted.then(() => answerJson(503, { message: 'Service unavailable' })(req, res));
+    };
+    const gone = await hostile({ api: [sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))]), later] });
+    const env = {
+      SVCADM_CONFIG_DIR: configWith({
+        ok: admin(ok),
+        gone: { domain: gone.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+      }),
+    };
+    const r = await runCli(
+      ['--profiles', '*', 'events', 'tail', '--since', '7d', '--duration', '10s', '-o', 'ndjson', '-q'],
+      {
+        env,
+        clock: new VirtualClock(START),
+        onStdout: (chunk) => {
+          if (chunk.includes('"profile":"ok"')) release();
+        },
+      },
+    );
+    expect(r.code).toBe(9);
+    const lines = parsed(r.stdout);
+    expect(lines.filter((l) => l.profile === 'gone').map((l) => l.event.offset)).toEqual(['c1']);
+    expect(lines.filter((l) => l.profile === 'ok').length).toBeGreaterThan(0);
+    const stderr = r.stderr.trimEnd().split('\n');
+    expect(stderr.slice(0, -1)).toEqual([
+      '{"profile":"gone","error":{"status":null,"code":"network","message":"the event stream has been down since 2026-03-01T12:00:00Z: the service failed: Service unavailable","exit_code":7}}',
+    ]);
+    expect(JSON.parse(stderr.at(-1) ?? '').error.message).toBe('1 of 2 tenants failed: gone (exit 7)');
   });
 });
