@@ -67,10 +67,12 @@ export class GroupActions<M> {
     return this.host.action<Args, Opts>(async (inv, args, opts, command) => {
       const options = parse(args, opts, inv, command);
       const selected = inv.globals.tenants;
+      // A command with a `--profiles` of its own serves the tenants itself (the root's option takes the value).
+      const servesItself = across?.self === true || command.options.some((option) => option.long === '--profiles');
       const refusal =
         selected === undefined ? undefined : across ? across.refuse?.(options) : 'runs against one tenant';
       // SVCADM_PROFILES left in a shell is refused only by a command that reaches for a tenant (Services).
-      if (refusal !== undefined && (across !== undefined || selected?.source === 'flag')) {
+      if (refusal !== undefined && !servesItself && (across !== undefined || selected?.source === 'flag')) {
         const words = ['svcadm', ...commandPath(command)].join(' ');
         throw new UsageError(
           `--profiles does not apply to '${words}': it ${refusal}`,
@@ -79,7 +81,7 @@ export class GroupActions<M> {
       }
       const module = await this.load();
       const run = module[name] as RunFunction<O>;
-      if (selected === undefined || across === undefined || across.self) return run(inv, options);
+      if (selected === undefined || across === undefined || servesItself) return run(inv, options);
       const { selectTenants } = await import('./tenants.js');
       const tenants = selectTenants(inv, selected, this.host);
       if (across.many !== undefined) return (module[across.many] as ManyRunFunction<O>)(tenants, options);
