@@ -1,4 +1,4 @@
-import type { StreamEvent, TailItem } from '../api/events.js';
+import { REUSED_AFTER, type StreamEvent, type TailItem } from '../api/events.js';
 import type { ItemSource, SourceEntry } from './pipeline.js';
 
 /** Where each tenant of a merged tail stands: its cursor, by profile. */
@@ -43,8 +43,9 @@ export function mergedTenantSource(
 ): ItemSource<TenantEvent, TenantCursors, TenantNote> {
   return {
     positionOf: (event) => event.position,
-    // Each tenant's lines are its own (no reused memory): several streams are read at once.
-    unsettledBatches: 1,
+    // A tenant's next batch is asked for only once the pipeline has taken its last one, and at most this many merged
+    // batches are unsettled then: a tenant's lines from REUSED_AFTER batches back have been written (`reuseLines`).
+    unsettledBatches: REUSED_AFTER - 1,
     async *batches(signal) {
       let cursors: TenantCursors = { ...start };
       const iterators = tenants.map((tenant) => tenant.batches(signal)[Symbol.asyncIterator]());

@@ -32,6 +32,15 @@ function configWith(profiles: Record<string, { domain: string; clientId: string;
 const admin = (emu: TestEmulator) => ({ domain: emu.url, ...emu.admin });
 const quiet = { eventRate: 0, heartbeatMs: 0 };
 
+/** The usual lines of `profile` inside the merged lines, as printed (never parsed and written again). */
+function linesOf(stdout: string, profile: string): string[] {
+  const head = `{"profile":${JSON.stringify(profile)},"event":`;
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith(head))
+    .map((line) => line.slice(head.length, -1));
+}
+
 function parsed(stdout: string): Array<{ profile: string; event: { offset: string; type: string } }> {
   return stdout
     .trim()
@@ -58,8 +67,20 @@ describe('events tail merged across tenants', () => {
     const alone = await runCli(['-p', 'prod', 'events', 'tail', '--since', '7d', '--max-events', '5', '-o', 'ndjson'], {
       env,
     });
-    const prod = lines.filter((l) => l.profile === 'prod').map((l) => JSON.stringify(l.event));
-    expect(prod).toEqual(alone.stdout.trim().split('\n'));
+    expect(linesOf(r.stdout, 'prod')).toEqual(alone.stdout.trim().split('\n'));
+  });
+
+  it('thousands of events from each tenant: every line intact (lines are reused only once written)', async () => {
+    const [a, b] = [await emulator({ events: 3000, ...quiet }), await emulator({ events: 3000, ...quiet })];
+    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), prod: admin(b!) }) };
+    const words = ['events', 'tail', '--since', '7d', '--max-events', '3000', '-o', 'ndjson'];
+    const r = await runCli(['--profiles', '*', ...words], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(parsed(r.stdout)).toHaveLength(6000);
+    for (const profile of ['dev', 'prod']) {
+      const alone = await runCli(['-p', profile, ...words], { env });
+      expect(linesOf(r.stdout, profile)).toEqual(alone.stdout.trim().split('\n'));
+    }
   });
 
   it('a PROFILE column in the human view', async () => {

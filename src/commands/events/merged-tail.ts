@@ -187,6 +187,8 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
           signal,
           clock,
           random: ctx.random,
+          // Safe across tenants: see mergedTenantSource's unsettledBatches.
+          reuseLines: true,
           received: (bytes) => inv.out.received(bytes),
         }),
     });
