@@ -17,6 +17,7 @@ import { Pipeline, type ShownItem } from '../../forward/pipeline.js';
 import { errorEnvelope } from '../../io/printer.js';
 import type { StreamFormats } from '../../io/stream-types.js';
 import type { EventRow } from '../../render/event-line.js';
+import { jsonLine } from '../../render/json.js';
 import type { TailStatus } from '../../render/tail-view.js';
 import { isCursor } from '../../spec/cursor.js';
 import { neutralize } from '../../text/sanitize.js';
@@ -149,12 +150,17 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
   const full = new Set<string>();
   /** The tenants whose stream is not open now, for the status line. */
   const down = new Set<string>();
+  /** Failure lines written among the events (ndjson), awaited before the run ends. */
+  const written: Promise<void>[] = [];
   const fail = (profile: string, err: unknown) => {
     const tenant = invocations.get(profile) ?? inv;
     const { refined, code, kind } = tenantFailure(tenants.maker, tenant, err);
     failures.push({ profile, code, kind });
     const { error } = errorEnvelope(refined, code);
-    if (inv.globals.formatChosen && inv.globals.format !== 'table' && inv.globals.format !== 'wide') {
+    if (inv.globals.format === 'ndjson') {
+      // Among the lines, as every command across tenants reports a failed tenant in NDJSON.
+      written.push(inv.io.write(jsonLine({ profile, error })).catch(() => {}));
+    } else if (inv.globals.formatChosen && inv.globals.format !== 'table' && inv.globals.format !== 'wide') {
       inv.io.stderr.write(`${JSON.stringify({ profile, error })}\n`);
     } else {
       inv.io.stderr.write(
@@ -304,6 +310,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
     const outage = health.get(profile)?.outage();
     if (outage !== undefined) fail(profile, new NetworkError(outageText(outage)));
   }
+  await Promise.all(written);
   const outcome = tenantsOutcome(list.length, failures, list.length - failures.length);
   if (outcome) throw outcome.addHint(`resume with: ${resume()}`);
 }
