@@ -9,7 +9,9 @@ export type ErrorKind =
   | 'rejected'
   | 'interrupted'
   | 'output'
-  | 'bug';
+  | 'bug'
+  /** A run across several tenants (`--profiles`) where some failed and others did not. */
+  | 'partial';
 
 /** The signals that stop a command cleanly (cli.md); the exit code says which one did. */
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -25,6 +27,7 @@ const EXIT_CODES: Readonly<Record<Exclude<ErrorKind, 'interrupted'> | 'ok', numb
   rate_limited: 6,
   network: 7,
   rejected: 8,
+  partial: 9,
   // sysexits.h's EX_IOERR: stdout or stderr could not be written (a full disk, a closed pipe other than EPIPE).
   output: 74,
 };
@@ -43,6 +46,7 @@ const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string>> = {
   rate_limited: 'rate limited: still 429 after the retries, or asked to wait longer than svcadm waits (60 s)',
   network: 'network failure, timeout, malformed response, or 5xx after the retries',
   rejected: 'the service rejected the request otherwise (400, 409, 410, 413, other 4xx)',
+  partial: 'some tenants failed and others did not (--profiles); each failed tenant and its code is named on stderr',
   output: 'stdout or stderr could not be written',
 };
 
@@ -76,8 +80,8 @@ export function exitCodeTable(): ExitCodeEntry[] {
 
 /** The exit codes as the root help lists them. */
 export const EXIT_CODE_SUMMARY = `Exit codes: ${EXIT_CODES.ok} ok, ${EXIT_CODES.bug} bug, ${EXIT_CODES.usage} usage, ${EXIT_CODES.auth} auth, ${EXIT_CODES.forbidden} forbidden, ${EXIT_CODES.not_found} not found, ${EXIT_CODES.rate_limited} rate limited,
-  ${EXIT_CODES.network} network/5xx/malformed answer, ${EXIT_CODES.rejected} rejected by the service, ${EXIT_CODES.output} output could not be written,
-  ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGHUP}/${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGHUP/SIGTERM)`;
+  ${EXIT_CODES.network} network/5xx/malformed answer, ${EXIT_CODES.rejected} rejected by the service, ${EXIT_CODES.partial} some tenants failed (--profiles),
+  ${EXIT_CODES.output} output could not be written, ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGHUP}/${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGHUP/SIGTERM)`;
 
 export const EXIT_OK = EXIT_CODES.ok;
 
@@ -246,6 +250,16 @@ export class ParserExit extends Error {
   }
 }
 
+/**
+ * Tenants of a run across several (`--profiles`) failed, each reported already: `kind` is theirs when they all failed
+ * alike, else `partial` (exit 9). The message names each failed tenant and its exit code.
+ */
+export class TenantsFailed extends CliError {
+  constructor(kind: Exclude<ErrorKind, 'interrupted'>, message: string) {
+    super(kind, message, { code: 'tenants_failed' });
+  }
+}
+
 /** Writing stdout or stderr failed: the environment's fault, never "a bug". */
 export class OutputError extends CliError {
   constructor(message: string) {
@@ -310,6 +324,7 @@ const LOCAL_ERROR_CODES = {
   output_failed: 'stdout or stderr could not be written',
   not_an_emulator: 'the active tenant is not a local emulator (emulator trigger, fault, reset); nothing was sent',
   control_disabled: 'the emulator was started without --control: its control API is off',
+  tenants_failed: 'a run across several tenants (--profiles) where tenants failed; each is named with its own code',
   interrupted: 'stopped by Ctrl-C (SIGINT)',
   terminated: 'stopped by SIGTERM',
   hung_up: 'stopped by SIGHUP',
@@ -335,6 +350,7 @@ const KIND_CODES: Partial<Readonly<Record<ErrorKind, LocalErrorCode>>> = {
   interrupted: 'interrupted',
   output: 'output_failed',
   bug: 'internal_error',
+  partial: 'tenants_failed',
 };
 
 const SIGNAL_CODES: Readonly<Record<StopSignal, LocalErrorCode>> = {

@@ -1,5 +1,6 @@
 import { type AgentMode, agentModeOf } from './agent-mode.js';
 import type { CredentialFlags } from './config/credentials.js';
+import { parseProfilePatterns } from './config/profile-patterns.js';
 import type { Env, Io, OutStream } from './context.js';
 import { UsageError } from './errors.js';
 import type { Query } from './render/query.js';
@@ -27,7 +28,23 @@ export interface RawGlobalOptions extends CredentialFlags {
   /** false with --no-headers. */
   headers?: boolean;
   accessible?: boolean;
+  profiles?: string;
+  parallel?: string;
+  failFast?: boolean;
 }
+
+/** `--profiles <pattern,…>` (or `SVCADM_PROFILES`): the tenants a command runs across, matched when it runs. */
+export interface TenantPatterns {
+  /** The comma-separated names and globs, as given. */
+  readonly patterns: string;
+  /** Where they came from: the flag is refused by commands that run against one tenant; the variable too, once they reach for one. */
+  readonly source: 'flag' | 'environment';
+}
+
+export const PROFILES_VARIABLE = 'SVCADM_PROFILES';
+export const DEFAULT_PARALLEL = 8;
+/** More tenants at once than this only adds sockets and memory: the bound on `--parallel`. */
+export const MAX_PARALLEL = 64;
 
 /** The global options of one invocation, parsed once before the command runs. */
 export interface Globals {
@@ -60,6 +77,12 @@ export interface Globals {
   readonly agent: AgentMode;
   /** Questions may be asked: stdin is a terminal and no agent runs svcadm. Else a destructive command needs --yes. */
   readonly prompts: boolean;
+  /** The tenants to run across (`--profiles`), undefined for a run against one tenant. */
+  readonly tenants: TenantPatterns | undefined;
+  /** At most this many tenants at once (`--parallel`, default 8). */
+  readonly parallel: number;
+  /** Stop the other tenants at the first tenant that fails (`--fail-fast`). */
+  readonly failFast: boolean;
 }
 
 export const DEFAULT_MAX_RETRIES = 5;
@@ -187,6 +210,9 @@ export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Pro
   if (timeoutMs <= 0) throw new UsageError('--timeout must be more than 0');
   const query = await compileQueryOption(raw.query);
   const accessible = isAccessible(raw, env);
+  const tenants = tenantPatternsOf(raw, env);
+  const parallel =
+    raw.parallel === undefined ? DEFAULT_PARALLEL : parseIntegerOption(raw.parallel, '--parallel', 1, MAX_PARALLEL);
   const { profile, domain, clientId, clientSecret, clientAssertionKey, clientAssertionAlg, token, authUrl, audience } =
     raw;
   return Object.freeze({
@@ -224,5 +250,49 @@ export async function parseGlobals(raw: RawGlobalOptions, env: Env, io: Io): Pro
     get prompts() {
       return io.stdin.isTTY === true && !agent.on;
     },
+    tenants,
+    parallel,
+    failFast: raw.failFast === true,
   });
+}
+
+/** The credential flags that choose one tenant, as the user typed them, for the refusal beside `--profiles`. */
+const ONE_TENANT_FLAGS: ReadonlyArray<readonly [keyof CredentialFlags, string]> = [
+  ['profile', '-p'],
+  ['domain', '--domain'],
+  ['clientId', '--client-id'],
+  ['clientSecret', '--client-secret'],
+  ['clientAssertionKey', '--client-assertion-key'],
+  ['clientAssertionAlg', '--client-assertion-alg'],
+  ['token', '--token'],
+  ['authUrl', '--auth-url'],
+  ['audience', '--audience'],
+];
+
+/**
+ * `--profiles`, else `SVCADM_PROFILES`: each profile is taken as a unit, so neither goes with `-p` or a credential
+ * flag (exit 2, nothing sent). An empty pattern is refused here; whether any profile matches is known when the
+ * command runs (the store is read then).
+ */
+function tenantPatternsOf(raw: RawGlobalOptions, env: Env): TenantPatterns | undefined {
+  const fromEnv = env[PROFILES_VARIABLE];
+  const given: TenantPatterns | undefined =
+    raw.profiles !== undefined
+      ? { patterns: raw.profiles, source: 'flag' }
+      : fromEnv !== undefined && fromEnv !== ''
+        ? { patterns: fromEnv, source: 'environment' }
+        : undefined;
+  if (given === undefined) return undefined;
+  const named = given.source === 'flag' ? '--profiles' : PROFILES_VARIABLE;
+  const clash = ONE_TENANT_FLAGS.find(([field]) => raw[field] !== undefined);
+  if (clash) {
+    throw new UsageError(
+      `${named} cannot be combined with ${clash[1]}: each profile is taken as a unit`,
+      given.source === 'flag'
+        ? `drop ${clash[1]}, or run one tenant with -p <name>`
+        : `unset ${PROFILES_VARIABLE} to run one tenant`,
+    );
+  }
+  parseProfilePatterns(given.patterns);
+  return Object.freeze(given);
 }

@@ -20,8 +20,10 @@ import { EXIT_CODE_SUMMARY } from './errors.js';
 import {
   ACCESSIBLE_VARIABLE,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_PARALLEL,
   type Globals,
   OUTPUT_FORMATS,
+  PROFILES_VARIABLE,
   parseGlobals,
   type RawGlobalOptions,
 } from './global-options.js';
@@ -132,6 +134,20 @@ export function buildProgram(
         .completes({ kind: 'profiles' })
         .environmentVariable(PROFILE_VARIABLE),
     )
+    .addOption(
+      option(
+        '--profiles <patterns>',
+        "run across these profiles: comma-separated names or globs ('prod-*', '*'), each as a unit",
+      )
+        .completes({ kind: 'profiles' })
+        .environmentVariable(PROFILES_VARIABLE),
+    )
+    .addOption(
+      option('--parallel <n>', 'with --profiles: at most this many tenants at once').defaultIs(
+        String(DEFAULT_PARALLEL),
+      ),
+    )
+    .option('--fail-fast', "with --profiles: stop the other tenants at the first tenant's failure")
     .addOption(
       option('--domain <domain>', 'tenant domain, host:port or https://host[:port]').environmentVariable(V.domain),
     )

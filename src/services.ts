@@ -2,11 +2,17 @@ import { ClientCredentialsTokens, GivenToken, type TokenSource } from './api/aut
 import { ApiClient } from './api/client.js';
 import { HttpClient } from './api/http.js';
 import { waitText } from './api/retry.js';
-import { type ClientCredential, type Credentials, resolveCredentials } from './config/credentials.js';
+import {
+  type ClientCredential,
+  type CredentialFlags,
+  type Credentials,
+  resolveCredentials,
+} from './config/credentials.js';
 import { configDir } from './config/paths.js';
 import { secretFlagWarning } from './config/secret-flag.js';
 import type { Context } from './context.js';
-import type { Globals } from './global-options.js';
+import { UsageError } from './errors.js';
+import { type Globals, PROFILES_VARIABLE } from './global-options.js';
 import type { IOStreams } from './io/io-streams.js';
 import type { Redactor } from './io/redaction.js';
 import { packageVersion } from './version.js';
@@ -30,6 +36,11 @@ export class Services {
     io: IOStreams,
     /** Every secret and token this invocation learns goes here, so that stderr never shows one. */
     readonly secrets: Redactor,
+    /**
+     * The profile this invocation runs against, one tenant of a run across several (`--profiles`): taken as a unit,
+     * its own token, cache entry and rate-limit state; the loop says once which variables it ignores.
+     */
+    readonly tenant?: string,
   ) {
     this.#ctx = ctx;
     this.#globals = globals;
@@ -69,23 +80,37 @@ export class Services {
 
   credentials(): Credentials {
     if (!this.#credentials) {
+      const across = this.#globals.tenants;
+      if (across !== undefined && this.tenant === undefined) {
+        // The command runs against one tenant: which one is not for svcadm to guess.
+        throw new UsageError(
+          `${across.source === 'flag' ? '--profiles' : PROFILES_VARIABLE} is set, and this command runs against one tenant`,
+          across.source === 'flag' ? 'name one with -p <profile>' : `unset ${PROFILES_VARIABLE}, or name one with -p`,
+        );
+      }
+      if (this.tenant !== undefined) return this.#resolve({ profile: this.tenant }, false);
       if (this.#globals.credentials.clientSecret !== undefined) {
         this.#io.warn(secretFlagWarning('--client-secret', 'SVCADM_CLIENT_SECRET or a profile'));
       }
-      const credentials = resolveCredentials(this.#globals.credentials, this.#ctx.env, this.configDir);
-      if (credentials.ignoredVariables.length > 0) {
-        this.#io.notice(
-          `Using profile '${this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`,
-        );
-      }
-      for (const where of credentials.lineBreaksRemoved) {
-        this.#io.trace?.(`removed a trailing line break from ${where}`);
-      }
-      const { auth } = credentials;
-      this.secrets.add(auth.kind === 'token' ? auth.token : secretOf(auth.credential));
-      this.#credentials = credentials;
+      return this.#resolve(this.#globals.credentials, true);
     }
     return this.#credentials;
+  }
+
+  #resolve(flags: CredentialFlags, announce: boolean): Credentials {
+    const credentials = resolveCredentials(flags, this.#ctx.env, this.configDir);
+    if (announce && credentials.ignoredVariables.length > 0) {
+      this.#io.notice(
+        `Using profile '${this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`,
+      );
+    }
+    for (const where of credentials.lineBreaksRemoved) {
+      this.#io.trace?.(`removed a trailing line break from ${where}`);
+    }
+    const { auth } = credentials;
+    this.secrets.add(auth.kind === 'token' ? auth.token : secretOf(auth.credential));
+    this.#credentials = credentials;
+    return credentials;
   }
 
   /** The credentials, if this invocation resolved them (for error hints). */

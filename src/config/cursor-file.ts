@@ -39,6 +39,13 @@ export function readCursorFile(path: string): string | undefined {
   }
   const cursor = text?.trim();
   if (cursor === '') return undefined;
+  if (cursor?.startsWith('{"cursors":')) {
+    throw new UsageError(
+      `the cursor file ${path} holds a cursor per profile, from a tail across tenants`,
+      'run it with the same --profiles, or give another path',
+      'file_unreadable',
+    );
+  }
   if (cursor === undefined || !isCursor(cursor)) {
     throw new UsageError(
       `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
@@ -126,4 +133,52 @@ export class CursorFileWriter {
       this.#failure = new CursorFileError(why);
     }
   }
+}
+
+/** A merged tail's cursor file (`--profiles`) holds at most this much: a cursor for each of many tenants. */
+const TENANT_CURSOR_FILE_MAX_BYTES = 1024 * 1024;
+
+/** The text of one tenant cursor per profile, as a merged tail writes it: `{"cursors":{"dev":"…","prod":"…"}}`. */
+export function tenantCursorText(cursors: Readonly<Record<string, string>>): string {
+  return JSON.stringify({ cursors });
+}
+
+/**
+ * The cursors a merged tail saved in `path`, one per profile (cli.md "Many tenants"): undefined when there is no such
+ * file (or it is empty). A file that holds anything else (a single tenant's cursor) is refused: exit 2.
+ */
+export function readTenantCursorFile(path: string): Record<string, string> | undefined {
+  let text: string | undefined;
+  try {
+    text = readUpTo(path, TENANT_CURSOR_FILE_MAX_BYTES);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(
+      `cannot read the cursor file ${path}: ${(err as Error).message}`,
+      undefined,
+      'file_unreadable',
+    );
+  }
+  if (text?.trim() === '') return undefined;
+  const refuse = () =>
+    new UsageError(
+      `the cursor file ${path} does not hold a cursor per profile (${CURSOR_RULE} each)`,
+      'a tail across tenants keeps its own file: give another path, or start with --since',
+      'file_unreadable',
+    );
+  let parsed: unknown;
+  try {
+    parsed = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    throw refuse();
+  }
+  const cursors = (parsed as { cursors?: unknown } | undefined)?.cursors;
+  if (typeof cursors !== 'object' || cursors === null || Array.isArray(cursors)) throw refuse();
+  const found: Record<string, string> = Object.create(null);
+  for (const [profile, cursor] of Object.entries(cursors)) {
+    if (typeof cursor !== 'string' || !isCursor(cursor)) throw refuse();
+    found[profile] = cursor;
+  }
+  return found;
 }

@@ -14,6 +14,11 @@ export const PROFILE_ENV: EnvironmentVariable = {
   names: [PROFILE_VARIABLE],
   description: 'stands in for -p, --profile',
 };
+/** `--profiles` from the environment (`src/global-options.ts` reads it). */
+const PROFILES_ENV: EnvironmentVariable = {
+  names: ['SVCADM_PROFILES'],
+  description: 'stands in for --profiles',
+};
 export const STORE_ENV: EnvironmentVariable = {
   names: ['SVCADM_CONFIG_DIR'],
   description: 'folder of the profile store and token cache',
@@ -44,6 +49,7 @@ const ACCESSIBLE_ENV: EnvironmentVariable = {
 /** What every command that talks to the tenant reads (the default); the root's help lists it too. */
 export const TENANT_ENVIRONMENT: readonly EnvironmentVariable[] = [
   CREDENTIALS,
+  PROFILES_ENV,
   STORE_ENV,
   COLOUR_PROGRESS,
   AGENT_ENV,

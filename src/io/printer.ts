@@ -14,6 +14,7 @@ import { streamViewKind } from './live-view-choice.js';
 import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
 import { statusLines } from './status-lines.js';
 import type { ItemStream, StreamFormats } from './stream-types.js';
+import { TenantOutput } from './tenant-output.js';
 
 /** That a page printed is not the whole list, and how to get the rest. */
 export interface MoreResults {
@@ -77,13 +78,17 @@ export class Printer {
   readonly #accessible: boolean;
   /** Items `--query` was applied to one at a time (ndjson, raw streams), and how many it left something of. */
   readonly #queried = { items: 0, matched: 0, told: false };
+  /** A tenant of a run across several: its tables go here, to be merged with the others' (`TenantOutput`). */
+  readonly #collect: ((spec: TableSpec) => void) | undefined;
 
   constructor(
     io: IOStreams,
     globals: Pick<Globals, 'format' | 'formatChosen' | 'query' | 'color' | 'redraw'> &
       Partial<Pick<Globals, 'headers' | 'accessible'>>,
     clock: Clock,
+    collect?: (spec: TableSpec) => void,
   ) {
+    this.#collect = collect;
     this.#io = io;
     this.#clock = clock;
     this.#format = globals.format;
@@ -364,7 +369,39 @@ export class Printer {
     return this.#color && this.#tty ? colorJson(text) : text;
   }
 
+  /**
+   * The result of a run across several tenants (`--profiles`, `TenantOutput`): the tenants' tables merged, with the
+   * lines they printed beside them; or the json or yaml array of their entries (already shaped by `--query`, each as
+   * its tenant printed it).
+   */
+  async tenants(output: TenantOutput, profiles: readonly string[]): Promise<void> {
+    if (this.#isTable) {
+      const { tables, text } = output.tenantTables(profiles);
+      const { mergeTenantTables } = await import('../render/tenant-tables.js');
+      let first = true;
+      for (const spec of mergeTenantTables(tables)) {
+        if (!first) await this.#io.write('\n');
+        first = false;
+        await this.#table(spec);
+      }
+      if (text !== '') await this.#io.write(text);
+      return;
+    }
+    if (this.#format === 'ndjson') return;
+    const entries = output.entries(profiles);
+    if (this.#format === 'yaml') {
+      const { yamlDocument } = await import('../render/yaml-text.js');
+      return this.#io.write(yamlDocument(TenantOutput.value(entries)));
+    }
+    const pieces = TenantOutput.jsonArray(entries);
+    // Coloured as a whole (on a terminal); else each piece written and let go: the heads and errors made safe here,
+    // the results were by their tenants.
+    if (this.#color && this.#tty) return this.#io.write(colorJson(escapeJsonText([...pieces].join(''))));
+    for (const piece of pieces) await this.#io.write(escapeJsonText(piece));
+  }
+
   async #table(spec: TableSpec): Promise<void> {
+    if (this.#collect) return this.#collect(spec);
     const { renderTable } = await import('../render/table-text.js');
     const width = this.#format === 'table' && this.#tty ? (this.#io.stdout.columns ?? 80) : undefined;
     const { text, hidden } = renderTable(spec, {

@@ -4,7 +4,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SECTIONS = ['startup.js', 'emulator-throughput.js', 'pagination.js', 'events.js', 'forward.js', 'untrusted.js'];
+const SECTIONS = [
+  'startup.js',
+  'emulator-throughput.js',
+  'pagination.js',
+  'events.js',
+  'forward.js',
+  'untrusted.js',
+  'tenants.js',
+];
 const only = process.argv.slice(2);
 
 function format(row) {

@@ -98,6 +98,7 @@ describe('svcadm commands --json', () => {
       [6, 'rate_limited'],
       [7, 'network'],
       [8, 'rejected'],
+      [9, 'partial'],
       [74, 'output'],
       [129, 'SIGHUP'],
       [130, 'SIGINT'],
@@ -232,7 +233,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
 
   it('lists the exit codes and svcadm error codes of the envelope', async () => {
     const { exit_codes: exits, error_codes: codes } = await catalog();
-    expect(exits.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 74, 129, 130, 143]);
+    expect(exits.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 74, 129, 130, 143]);
     expect(codes.map((e) => e.code)).toEqual([
       'usage',
       'confirmation_required',
@@ -265,6 +266,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'output_failed',
       'not_an_emulator',
       'control_disabled',
+      'tenants_failed',
       'interrupted',
       'terminated',
       'hung_up',

@@ -157,6 +157,7 @@ describe('bash script', () => {
 
   it('completes profile names from the store, command names after help, and shells', () => {
     expect(bashComplete('svcadm', '--profile', '')).toEqual(['prod', 'staging']);
+    expect(bashComplete('svcadm', '--profiles', '')).toEqual(['prod', 'staging']);
     expect(bashComplete('svcadm', 'profiles', 'use', 'st')).toEqual(['staging']);
     expect(bashComplete('svcadm', 'help', 'po')).toEqual(['policies']);
     expect(bashComplete('svcadm', 'help', 'policies', '')).toEqual(['list', 'get']);

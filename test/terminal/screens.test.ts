@@ -169,6 +169,8 @@ Environment:
   SVCADM_CLIENT_ASSERTION_ALG, SVCADM_TOKEN,
   SVCADM_AUTH_URL, SVCADM_AUDIENCE   stand in for the flags
                                      of the same name
+  SVCADM_PROFILES                    stands in for
+                                     --profiles
   SVCADM_CONFIG_DIR                  folder of the profile
                                      store and token cache
   NO_COLOR, FORCE_COLOR, TERM, CI    colour and progress
@@ -220,6 +222,7 @@ Environment:
   SVCADM_CLIENT_SECRET, SVCADM_CLIENT_ASSERTION_KEY,
   SVCADM_CLIENT_ASSERTION_ALG, SVCADM_TOKEN,
   SVCADM_AUTH_URL, SVCADM_AUDIENCE   stand in for the flags of the same name
+  SVCADM_PROFILES                    stands in for --profiles
   SVCADM_CONFIG_DIR                  folder of the profile store and token cache
   NO_COLOR, FORCE_COLOR, TERM, CI    colour and progress lines (TERM=dumb:
                                      neither; CI: no progress)
@@ -261,6 +264,7 @@ Environment:
   SVCADM_CLIENT_SECRET, SVCADM_CLIENT_ASSERTION_KEY,
   SVCADM_CLIENT_ASSERTION_ALG, SVCADM_TOKEN,
   SVCADM_AUTH_URL, SVCADM_AUDIENCE   stand in for the flags of the same name
+  SVCADM_PROFILES                    stands in for --profiles
   SVCADM_CONFIG_DIR                  folder of the profile store and token cache
   NO_COLOR, FORCE_COLOR, TERM, CI    colour and progress lines (TERM=dumb: neither; CI: no progress)
   SVCADM_AGENT                       agent mode: 1 on, 0 off (see the README)

@@ -67,8 +67,10 @@ ${examples(
 )}`,
     )
     .action(
-      actions.run('runApi', ([first, second]: [string, string | undefined], raw: ApiRaw) =>
-        parseApiOptions(first, second, raw),
+      actions.run(
+        'runApi',
+        ([first, second]: [string, string | undefined], raw: ApiRaw) => parseApiOptions(first, second, raw),
+        { refuse: (o) => (o.method === 'GET' ? undefined : `runs only GET across tenants, not ${o.method}`) },
       ),
     );
 }

@@ -25,5 +25,5 @@ export function registerAuthCommands(program: SvcadmCommand, actions: GroupActio
       'after',
       examples('svcadm auth status', 'svcadm auth status --check', 'svcadm auth status -o json | jq -r ".scopes[]"'),
     )
-    .action(actions.run('runAuthStatus', (_args: [], opts: { check?: boolean }) => opts.check === true));
+    .action(actions.run('runAuthStatus', (_args: [], opts: { check?: boolean }) => opts.check === true, {}));
 }

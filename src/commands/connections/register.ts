@@ -37,7 +37,7 @@ export function registerConnectionsCommands(program: SvcadmCommand, actions: Gro
       ),
     )
     .action(
-      actions.run('runConnectionsList', (_args: [], opts: ConnectionsListRaw) => parseConnectionsListOptions(opts)),
+      actions.run('runConnectionsList', (_args: [], opts: ConnectionsListRaw) => parseConnectionsListOptions(opts), {}),
     );
   group
     .command('delete-user')
@@ -65,8 +65,10 @@ export function registerConnectionsCommands(program: SvcadmCommand, actions: Gro
       ),
     )
     .action(
-      actions.run('runDeleteUser', ([connectionId]: [string], opts: DeleteUserRaw) =>
-        parseDeleteUserOptions(connectionId, opts),
+      actions.run(
+        'runDeleteUser',
+        ([connectionId]: [string], opts: DeleteUserRaw) => parseDeleteUserOptions(connectionId, opts),
+        { many: 'runDeleteUserAcross' },
       ),
     );
 }

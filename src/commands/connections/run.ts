@@ -4,6 +4,7 @@ import { connectionPages } from '../../api/pagers.js';
 import { confirm, mustAsk } from '../../cli/confirm.js';
 import { correlationIdFor } from '../../cli/correlation-id.js';
 import type { Invocation } from '../../cli/host.js';
+import type { Tenants } from '../../cli/tenants.js';
 import { WriteInFlight } from '../../cli/write-outcome.js';
 import { ApiError } from '../../errors.js';
 import { cell, type ListTable } from '../../render/table-model.js';
@@ -107,4 +108,25 @@ async function previewDeleteUser(inv: Invocation, opts: DeleteUserOptions): Prom
     { ...preview, outcome: 'would_delete' },
     { text: `${lines.join('')}Dry run: nothing was deleted\n` },
   );
+}
+
+/**
+ * `connections delete-user --profiles …`: one question naming every tenant (profile and domain) a DELETE will be sent
+ * to, then the delete of each tenant as it runs alone, each outcome reported (cli.md, "Many tenants").
+ */
+export async function runDeleteUserAcross(tenants: Tenants, opts: DeleteUserOptions): Promise<void> {
+  const { inv, list } = tenants;
+  // A dry run sends no DELETE: nothing to confirm.
+  const ask =
+    !opts.dryRun &&
+    mustAsk(inv, opts.yes, 'refusing to delete without confirmation', 'pass --yes to delete from every tenant listed');
+  if (ask) {
+    const width = Math.max(...list.map((t) => t.profile.length));
+    const lines = list.map((t) => `  ${t.profile.padEnd(width)}  ${neutralize(t.domain ?? '(no domain)')}\n`).join('');
+    const question =
+      `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${list.length} ` +
+      `tenant${list.length === 1 ? '' : 's'}?\n${lines}[y/N] `;
+    await confirm(inv, question, 'not confirmed: nothing was deleted');
+  }
+  await tenants.each((tenant) => runDeleteUser(tenant, { ...opts, yes: true }));
 }

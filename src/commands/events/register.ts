@@ -63,8 +63,14 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
       ),
     )
     .action(
-      actions.run('runEventsTail', (_args: [], raw: RawTailOptions, inv: Invocation) =>
-        parseTailOptions(raw, inv.ctx.clock.now(), inv.ctx.env),
+      actions.run(
+        'runEventsTail',
+        (_args: [], raw: RawTailOptions, inv: Invocation) =>
+          // Across tenants, --from holds a cursor per profile (`dev=<cursor>,…`): checked by the merged tail.
+          inv.globals.tenants === undefined
+            ? parseTailOptions(raw, inv.ctx.clock.now(), inv.ctx.env)
+            : { ...parseTailOptions({ ...raw, from: undefined }, inv.ctx.clock.now(), inv.ctx.env), from: raw.from },
+        { many: 'runEventsTailAcross' },
       ),
     );
   const replay = events

@@ -15,6 +15,8 @@ import { neutralize } from '../../text/sanitize.js';
 import { type EventItem, eventFormats } from './event-formats.js';
 import type { TailOptions } from './options.js';
 
+export { runEventsTailAcross } from './merged-tail.js';
+
 const RATE_WINDOW_MS = 5000;
 
 export { runEventsReplay } from './replay.js';

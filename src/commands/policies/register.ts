@@ -26,7 +26,7 @@ export function registerPoliciesCommands(program: SvcadmCommand, actions: GroupA
         'svcadm policies list --all -o ndjson | jq -r .id',
       ),
     )
-    .action(actions.run('runPoliciesList', (_args: [], opts: PoliciesListRaw) => parsePoliciesListOptions(opts)));
+    .action(actions.run('runPoliciesList', (_args: [], opts: PoliciesListRaw) => parsePoliciesListOptions(opts), {}));
   policies
     .command('get')
     .description('show one rate limit policy (GET /rate-limit-policies/{id}, Early Access)')
@@ -35,5 +35,5 @@ export function registerPoliciesCommands(program: SvcadmCommand, actions: GroupA
       'after',
       examples('svcadm policies get rlp_01HZX3', 'svcadm policies get rlp_01HZX3 -o json | jq .configuration'),
     )
-    .action(actions.run('runPoliciesGet', ([id]: [string]) => parsePolicyId(id)));
+    .action(actions.run('runPoliciesGet', ([id]: [string]) => parsePolicyId(id), {}));
 }

@@ -20,8 +20,10 @@ export function registerProvisioningsCommands(program: SvcadmCommand, actions: G
       ),
     )
     .action(
-      actions.run('runProvisioningsList', (_args: [], opts: ProvisioningsListRaw) =>
-        parseProvisioningsListOptions(opts),
+      actions.run(
+        'runProvisioningsList',
+        (_args: [], opts: ProvisioningsListRaw) => parseProvisioningsListOptions(opts),
+        {},
       ),
     );
 }

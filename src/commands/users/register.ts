@@ -25,8 +25,10 @@ export function registerUsersCommands(program: SvcadmCommand, actions: GroupActi
       ),
     )
     .action(
-      actions.run('runUsersFind', (_args: [], opts: { email?: string }) =>
-        parseEmail(opts.email, 'the address to look up'),
+      actions.run(
+        'runUsersFind',
+        (_args: [], opts: { email?: string }) => parseEmail(opts.email, 'the address to look up'),
+        {},
       ),
     );
   group
@@ -52,8 +54,10 @@ export function registerUsersCommands(program: SvcadmCommand, actions: GroupActi
       ),
     )
     .action(
-      actions.run('runUserPermissions', ([userId]: [string], opts: UserPermissionsRaw) =>
-        parseUserPermissionsOptions(userId, opts),
+      actions.run(
+        'runUserPermissions',
+        ([userId]: [string], opts: UserPermissionsRaw) => parseUserPermissionsOptions(userId, opts),
+        {},
       ),
     );
 }

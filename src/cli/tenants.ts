@@ -1,0 +1,232 @@
+import { setMaxListeners } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { CREDENTIAL_VARIABLES, PROFILE_VARIABLE } from '../config/credential-variables.js';
+import { configDir } from '../config/paths.js';
+import { selectProfiles } from '../config/profile-patterns.js';
+import { readProfiles } from '../config/profile-store.js';
+import { parseOrigin } from '../config/tenant.js';
+import type { Context } from '../context.js';
+import { CliError, type ErrorKind, exitCodeFor, Interrupted, interruption, TenantsFailed } from '../errors.js';
+import type { Globals, TenantPatterns } from '../global-options.js';
+import { errorEnvelope } from '../io/printer.js';
+import { TenantOutput, type TenantStreams, tenantStderr } from '../io/tenant-output.js';
+import type { TableSpec } from '../render/table-model.js';
+import { runBounded } from '../util/bounded-runs.js';
+import type { Invocation } from './invocation.js';
+import { pasteHint } from './paste.js';
+
+/** One tenant of a run across several: its profile and the host of its domain (as the store has it). */
+export interface TenantRef {
+  readonly profile: string;
+  readonly domain: string | undefined;
+}
+
+/** What builds a tenant's invocation and words its failure (the Host). */
+export interface InvocationMaker {
+  invocation(ctx: Context, globals: Globals, tenant?: string, collect?: (spec: TableSpec) => void): Invocation;
+  refine(inv: Invocation, err: unknown): unknown;
+}
+
+/** The tenants a command runs across, and the loop that runs it for each (cli.md, "Many tenants"). */
+export interface Tenants {
+  /** The run's own invocation: its questions, notices and merged output. */
+  readonly inv: Invocation;
+  /** In profile (name) order. */
+  readonly list: readonly TenantRef[];
+  /**
+   * Runs `run` once per tenant, each with an invocation of its own (its profile as a unit, its token, token cache
+   * entry, rate-limit state and retries), at most `--parallel` at once; one tenant's failure stops no other unless
+   * `--fail-fast`. Prints the merged output; throws `TenantsFailed` when any tenant failed.
+   */
+  each(run: (inv: Invocation) => Promise<void>): Promise<void>;
+  /**
+   * An invocation of `profile` alone for a command that merges the tenants itself (`events tail`): its own services,
+   * its stderr lines marked with the profile. Close its services when done.
+   */
+  open(profile: string): Invocation;
+  /** What builds a tenant's invocation and words its failure. */
+  readonly maker: InvocationMaker;
+  /** The pasteable command line across these tenants (`--profiles a,b`, the output options), for a resume line. */
+  paste(words: readonly string[]): string;
+}
+
+/**
+ * The exit of a run across tenants once each has been reported: nothing when none failed; else `TenantsFailed`
+ * naming each failed tenant and its code (the code they share when every tenant failed alike, else 9).
+ */
+export function tenantsOutcome(
+  total: number,
+  failures: readonly {
+    readonly profile: string;
+    readonly code: number;
+    readonly kind: Exclude<ErrorKind, 'interrupted'>;
+  }[],
+  succeeded: number,
+  stopped: readonly string[] = [],
+): TenantsFailed | undefined {
+  if (failures.length === 0) return undefined;
+  const byProfile = [...failures].sort((a, b) => (a.profile < b.profile ? -1 : 1));
+  const named = byProfile.map((f) => `${f.profile} (exit ${f.code})`).join(', ');
+  const notRun = stopped.length > 0 ? `; stopped by --fail-fast: ${[...stopped].sort().join(', ')}` : '';
+  const message = `${failures.length} of ${total} tenants failed: ${named}${notRun}`;
+  const alike = succeeded === 0 && failures.every((f) => f.code === failures[0]?.code);
+  return new TenantsFailed(alike ? (failures[0]?.kind ?? 'bug') : 'partial', message);
+}
+
+/** The exit code and kind of a tenant's failure, worded by the maker. */
+export function tenantFailure(
+  maker: InvocationMaker,
+  inv: Invocation,
+  err: unknown,
+): { refined: unknown; code: number; kind: Exclude<ErrorKind, 'interrupted'> } {
+  const refined = maker.refine(inv, err);
+  const code = exitCodeFor(refined);
+  const kind = refined instanceof CliError && refined.kind !== 'interrupted' ? refined.kind : 'bug';
+  return { refined, code, kind };
+}
+
+/** The host of a stored domain (`tenant.example.com`, `127.0.0.1:4010`), else the domain as stored. */
+function hostOf(domain: string): string {
+  try {
+    return new URL(parseOrigin(domain)).host;
+  } catch {
+    return domain;
+  }
+}
+
+/**
+ * The profiles `--profiles` names, in name order (none matched: exit 2, listing those there are), and one notice
+ * naming the credential variables that no tenant will use.
+ */
+export function selectTenants(inv: Invocation, patterns: TenantPatterns, maker: InvocationMaker): Tenants {
+  const store = readProfiles(configDir(inv.ctx.env));
+  const profiles = selectProfiles(patterns.patterns, Object.keys(store.profiles));
+  const env = inv.ctx.env;
+  const ignored = [PROFILE_VARIABLE, ...Object.values(CREDENTIAL_VARIABLES)].filter((v) => (env[v] ?? '') !== '');
+  if (ignored.length > 0) {
+    inv.io.notice(`Using each profile as a whole: ignoring ${ignored.join(', ')} from the environment.`);
+  }
+  const list = profiles.map((profile) => {
+    const domain = store.profiles[profile]?.domain;
+    return { profile, domain: domain === undefined ? undefined : hostOf(domain) };
+  });
+  const { ctx, globals } = inv;
+  const open = (profile: string): Invocation => {
+    const tenantCtx: Context = {
+      ...ctx,
+      io: {
+        stdout: ctx.io.stdout,
+        stderr: tenantStderr(inv.io, profile),
+        get stdin() {
+          return ctx.io.stdin;
+        },
+      },
+    };
+    return maker.invocation(tenantCtx, tenantGlobals(globals, globals.format, profile), profile);
+  };
+  const names = list.map((t) => t.profile).join(',');
+  const paste = (words: readonly string[]) => pasteHint(['--profiles', names, ...globals.outputArgs])(words);
+  return { inv, list, maker, each: (run) => runEach(inv, list, maker, run), open, paste };
+}
+
+/**
+ * Every tenant's requests listen to the run's stop signals (each removes its listener when done): many tenants at
+ * once are no leak, and Node's warning about more than 10 listeners would be noise on stderr.
+ */
+export function allowListenersOfTenants(...signals: AbortSignal[]): void {
+  setMaxListeners(0, ...signals);
+}
+
+/** A tenant's own global options: its profile, as `-p` names one (the hints it prints pin it). */
+function tenantGlobals(globals: Globals, format: Globals['format'], profile: string): Globals {
+  return Object.freeze({
+    ...globals,
+    format,
+    credentials: Object.freeze({ profile }),
+    tenants: undefined,
+    // Progress lines and live views are the merged run's, not each tenant's.
+    redraw: Object.freeze({ stdout: false, stderr: false }),
+    prompts: false,
+  });
+}
+
+interface Failure {
+  readonly profile: string;
+  readonly code: number;
+  readonly kind: Exclude<ErrorKind, 'interrupted'>;
+}
+
+/** Waits for a tenant's streams to hand on all it wrote. */
+async function flushed(streams: TenantStreams): Promise<void> {
+  streams.stdout.end();
+  streams.stderr.end();
+  await Promise.all([finished(streams.stdout), finished(streams.stderr)]);
+}
+
+async function runEach(
+  inv: Invocation,
+  list: readonly TenantRef[],
+  maker: InvocationMaker,
+  run: (inv: Invocation) => Promise<void>,
+): Promise<void> {
+  const { ctx, globals } = inv;
+  const output = new TenantOutput(inv.io, globals.format);
+  const failFast = new AbortController();
+  const signal = AbortSignal.any([ctx.interrupt, failFast.signal]);
+  allowListenersOfTenants(ctx.interrupt, signal);
+  const globalsOf = (profile: string): Globals => tenantGlobals(globals, output.tenantFormat, profile);
+  const failures: Failure[] = [];
+  const stopped = new Set<string>();
+  const succeeded = new Set<string>();
+
+  const runOne = async ({ profile, domain }: TenantRef): Promise<void> => {
+    const streams = output.streams(profile);
+    const tenantCtx: Context = {
+      ...ctx,
+      io: {
+        stdout: streams.stdout,
+        stderr: streams.stderr,
+        get stdin() {
+          return ctx.io.stdin;
+        },
+      },
+      interrupt: signal,
+    };
+    const tenant = maker.invocation(tenantCtx, globalsOf(profile), profile, streams.collect);
+    try {
+      await run(tenant);
+      await tenant.io.finished();
+      await flushed(streams);
+      output.succeeded(profile, domain);
+      succeeded.add(profile);
+    } catch (err) {
+      await flushed(streams).catch(() => {});
+      // A write cut off on its way is no stop: its outcome is unknown, and said.
+      if (err instanceof Interrupted && signal.aborted && err.reason !== 'outcome_unknown') {
+        // Ctrl-C stops the whole run; --fail-fast stops the others, which did not fail.
+        stopped.add(profile);
+        return;
+      }
+      const { refined, code, kind } = tenantFailure(maker, tenant, err);
+      failures.push({ profile, code, kind });
+      await output.failed(profile, domain, errorEnvelope(refined, code));
+      if (globals.failFast) failFast.abort(new Interrupted('SIGINT'));
+    } finally {
+      tenant.services.close();
+    }
+  };
+
+  await runBounded(list, globals.parallel, runOne, signal);
+  if (ctx.interrupt.aborted) throw interruption(ctx.interrupt);
+  for (const { profile } of list) {
+    if (!succeeded.has(profile) && !failures.some((f) => f.profile === profile)) {
+      stopped.add(profile);
+    }
+  }
+  await inv.out.tenants(
+    output,
+    list.map((t) => t.profile),
+  );
+  const failed = tenantsOutcome(list.length, failures, succeeded.size, [...stopped]);
+  if (failed) throw failed;
+}

@@ -1,0 +1,113 @@
+import { REUSED_AFTER, type StreamEvent, type TailItem } from '../api/events.js';
+import type { ItemSource, SourceEntry } from './pipeline.js';
+
+/** Where each tenant of a merged tail stands: its cursor, by profile. */
+export type TenantCursors = Readonly<Record<string, string>>;
+
+/** A tenant's event in a merged tail, with where every tenant stands once it is settled. */
+export interface TenantEvent {
+  readonly kind: 'event';
+  readonly profile: string;
+  readonly event: StreamEvent;
+  readonly position: TenantCursors;
+}
+
+/** What a tenant's subscription says besides events and positions (connected, reconnecting, warnings…). */
+export type TailNote = Exclude<TailItem, StreamEvent | { kind: 'cursor' }>;
+
+/** A tenant's note, its subscription's failure (a fatal 403, 410, 401…), or its end. */
+export type TenantNote =
+  | { readonly kind: 'tenant-note'; readonly profile: string; readonly note: TailNote }
+  | { readonly kind: 'tenant-failed'; readonly profile: string; readonly error: unknown }
+  /** `full`: it reached its `maxEvents`. */
+  | { readonly kind: 'tenant-ended'; readonly profile: string; readonly full: boolean };
+
+/** One tenant's subscription, to be merged. */
+export interface TenantSubscription {
+  readonly profile: string;
+  batches(signal: AbortSignal): AsyncIterable<readonly TailItem[]>;
+}
+
+type Pulled = { index: number; result: IteratorResult<readonly TailItem[]> } | { index: number; error: unknown };
+
+/**
+ * The tenants' streams merged as their batches arrive (cli.md "Many tenants", `events tail`): a source of the tail's
+ * pipeline (`forward/pipeline.ts`). Each tenant's batches stay in their order; a tenant is read on once the pipeline
+ * has taken its last batch. A tenant whose subscription fails or ends leaves the others running. The position is every tenant's cursor,
+ * so the pipeline moves it (and the cursor file) only past what it settled. `maxEvents` bounds each tenant.
+ */
+export function mergedTenantSource(
+  tenants: readonly TenantSubscription[],
+  start: TenantCursors,
+  maxEvents: number | undefined,
+): ItemSource<TenantEvent, TenantCursors, TenantNote> {
+  return {
+    positionOf: (event) => event.position,
+    // A tenant's next batch is asked for only once the pipeline has taken its last one, and at most this many merged
+    // batches are unsettled then: a tenant's lines from REUSED_AFTER batches back have been written (`reuseLines`).
+    unsettledBatches: REUSED_AFTER - 1,
+    async *batches(signal) {
+      let cursors: TenantCursors = { ...start };
+      const iterators = tenants.map((tenant) => tenant.batches(signal)[Symbol.asyncIterator]());
+      const seen = tenants.map(() => 0);
+      const pending = new Map<number, Promise<Pulled>>();
+      const pull = (index: number) => {
+        const iterator = iterators[index];
+        if (iterator === undefined) return;
+        pending.set(
+          index,
+          iterator.next().then(
+            (result) => ({ index, result }),
+            (error: unknown) => ({ index, error }),
+          ),
+        );
+      };
+      tenants.forEach((_tenant, index) => {
+        pull(index);
+      });
+      try {
+        while (pending.size > 0) {
+          const pulled = await Promise.race(pending.values());
+          const { index } = pulled;
+          pending.delete(index);
+          const profile = tenants[index]?.profile ?? '';
+          if ('error' in pulled) {
+            yield [{ kind: 'tenant-failed', profile, error: pulled.error }];
+            continue;
+          }
+          if (pulled.result.done) {
+            yield [{ kind: 'tenant-ended', profile, full: false }];
+            continue;
+          }
+          const out: SourceEntry<TenantEvent, TenantCursors, TenantNote>[] = [];
+          let full = false;
+          for (const item of pulled.result.value) {
+            if (item.kind === 'event') {
+              if (item.offset !== undefined) cursors = { ...cursors, [profile]: item.offset };
+              out.push({ kind: 'event', profile, event: item, position: cursors });
+              seen[index] = (seen[index] ?? 0) + 1;
+              if (maxEvents !== undefined && (seen[index] ?? 0) >= maxEvents) {
+                full = true;
+                break;
+              }
+            } else if (item.kind === 'cursor') {
+              cursors = { ...cursors, [profile]: item.offset };
+              out.push({ kind: 'cursor', offset: cursors });
+            } else out.push({ kind: 'tenant-note', profile, note: item });
+          }
+          if (full) {
+            await iterators[index]?.return?.();
+            out.push({ kind: 'tenant-ended', profile, full: true });
+          }
+          yield out;
+          // Read on once the pipeline has taken the batch: its notes are seen when they happen (a drop's time), and a
+          // tenant is never more than a batch ahead.
+          if (!full) pull(index);
+        }
+      } finally {
+        // Not awaited: a live stream's pending read ends when the run closes its connections.
+        for (const index of pending.keys()) iterators[index]?.return?.().catch(() => {});
+      }
+    },
+  };
+}
