@@ -319,10 +319,14 @@ describe('connections delete-user on a terminal', () => {
     });
   }
 
-  it('sends nothing and exits 130 when input ends without an answer', async () => {
+  // Issue 29, point 3: the end of input (Ctrl-D) is a no, not an interruption.
+  it('sends nothing and exits 2 (not confirmed) when input ends without an answer', async () => {
     const r = await withAnswer(del(db(), 'alice@example.com'), null);
-    expect(r.code).toBe(130);
-    expect(r.asked).toBe(true);
+    expect(r).toMatchObject({
+      code: 2,
+      asked: true,
+      stderr: `${question('alice@example.com')}\nsvcadm: not confirmed: nothing was deleted\n`,
+    });
     expect(await deletes()).toEqual([]);
   });
 
