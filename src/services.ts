@@ -2,7 +2,7 @@ import { ClientCredentialsTokens, GivenToken, type TokenSource } from './api/aut
 import { ApiClient } from './api/client.js';
 import { HttpClient } from './api/http.js';
 import { waitText } from './api/retry.js';
-import { type ClientCredential, type Credentials, resolveCredentials } from './config/credentials.js';
+import { type ClientCredential, type Credentials, credentialNotice, resolveCredentials } from './config/credentials.js';
 import { configDir } from './config/paths.js';
 import type { Context } from './context.js';
 import type { Globals } from './global-options.js';
@@ -74,11 +74,8 @@ export class Services {
         );
       }
       const credentials = resolveCredentials(this.#globals.credentials, this.#ctx.env, this.configDir);
-      if (credentials.ignoredVariables.length > 0) {
-        this.#io.notice(
-          `Using profile '${this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`,
-        );
-      }
+      const notice = credentialNotice(credentials, this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE);
+      if (notice !== undefined) this.#io.notice(notice);
       for (const where of credentials.lineBreaksRemoved) {
         this.#io.trace?.(`removed a trailing line break from ${where}`);
       }

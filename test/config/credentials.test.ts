@@ -93,7 +93,10 @@ describe('a named profile is a unit (cli.md, revised precedence)', () => {
       client_id: emu.admin.clientId,
       sources: { tenant: 'environment', client_id: 'environment', credential: 'environment' },
     });
-    expect(r.stderr).toBe('');
+    // Issue 29, point 1: not silently.
+    expect(r.stderr).toBe(
+      "Using SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET from the environment over the current profile 'ro'.\n",
+    );
   });
 });
 

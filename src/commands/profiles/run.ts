@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Invocation } from '../../cli/host.js';
-import type { AssertionAlgorithm, ClientCredential } from '../../config/credentials.js';
+import { type AssertionAlgorithm, type ClientCredential, variablesOverriding } from '../../config/credentials.js';
 import type { LockContext } from '../../config/file-lock.js';
 import { withoutTrailingLineBreak } from '../../config/line-break.js';
 import { profilesFile } from '../../config/paths.js';
@@ -227,6 +227,13 @@ export async function runProfilesUse(inv: Invocation, name: string): Promise<voi
   requireProfile(inv, name);
   await setCurrentProfile(inv.services.configDir, storeLock(inv), name);
   inv.io.notice(`Now using profile '${name}'.`);
+  const overriding = variablesOverriding(inv.ctx.env, name);
+  if (overriding.length > 0) {
+    const verb = overriding.length === 1 ? 'overrides' : 'override';
+    inv.io.warn(
+      `${overriding.join(', ')} in the environment ${verb} profile '${name}': \`unset ${overriding.join(' ')}\` to use it`,
+    );
+  }
 }
 
 export async function runProfilesShow(inv: Invocation, name: string | undefined): Promise<void> {
