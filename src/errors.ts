@@ -108,7 +108,12 @@ export type ErrorReason =
   /** The token service refused the client about time: the clock may be off (`subject`: the skew measured, if any). */
   | 'clock_skew'
   /** The service asked to wait longer than svcadm ever waits (`subject`: when to try again, ISO 8601). */
-  | 'wait_too_long';
+  | 'wait_too_long'
+  /**
+   * The OS keyring that holds (or is to hold) a profile's secret is locked, did not answer in time, or cannot be
+   * reached (`subject`: the file a new secret could go to instead, when storing one).
+   */
+  | 'keyring_unavailable';
 
 export interface ErrorDetails {
   hint?: string | undefined;
@@ -302,6 +307,8 @@ const LOCAL_ERROR_CODES = {
     'a write was sent but no usable answer came back: its outcome is unknown (the correlation id is in the hint)',
   clock_skew: "the token service refused the client about time: this machine's clock may be off",
   wait_too_long: 'the service asked to wait longer than svcadm ever waits (60 s); the hint says when to try again',
+  keyring_unavailable:
+    "the OS keyring that holds a profile's secret is locked, did not answer in time, or cannot be reached; nothing was saved",
   output_failed: 'stdout or stderr could not be written',
   interrupted: 'stopped by Ctrl-C (SIGINT)',
   terminated: 'stopped by SIGTERM',

@@ -2,6 +2,7 @@ import { CREDENTIAL_VARIABLES as V } from '../config/credential-variables.js';
 import type { Credentials, ValueSource } from '../config/credentials.js';
 import { isLoopbackHost } from '../config/tenant.js';
 import { CliError, type ErrorReason } from '../errors.js';
+import { shellWord } from '../util/shell-word.js';
 import type { PasteHint } from './paste.js';
 
 export type { PasteHint } from './paste.js';
@@ -77,6 +78,10 @@ const REASON_HINTS: Readonly<
   clock_skew: (_context, err) =>
     `the refusal is about time: this machine's clock may be off${err.subject ? ` (${err.subject})` : ''}; set it right (NTP) and try again`,
   wait_too_long: (_context, err) => `try again after ${err.subject ?? 'the time the service gave'}`,
+  keyring_unavailable: (_context, err) =>
+    err.subject === undefined
+      ? `unlock the keyring, or give the secret with ${V.clientSecret}`
+      : `unlock the keyring and run again, or pass --insecure-storage to keep the secret in ${err.subject} (mode 0600)`,
   plain_http: (_context, err) => {
     const origin = err.subject === undefined ? undefined : URL.parse(err.subject);
     return origin && isLoopbackHost(origin.hostname)
@@ -95,4 +100,15 @@ export function refineError(err: unknown, context: HintContext): unknown {
     err.hint = err.hint ? `${advice}; ${err.hint}` : advice;
   }
   return err;
+}
+
+/**
+ * The command that removes a profile's secret left in the OS keyring (its record is gone, the keyring was locked):
+ * the entry @napi-rs/keyring made for `service` and `account` on this platform.
+ */
+export function keyringEntryRemoval(service: string, account: string, platform = process.platform): string {
+  if (platform === 'darwin')
+    return `security delete-generic-password -s ${shellWord(service)} -a ${shellWord(account)}`;
+  if (platform === 'win32') return `cmdkey /delete:"${account}.${service}"`;
+  return `secret-tool clear service ${shellWord(service)} username ${shellWord(account)}`;
 }

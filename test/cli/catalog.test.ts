@@ -259,6 +259,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'outcome_unknown',
       'clock_skew',
       'wait_too_long',
+      'keyring_unavailable',
       'output_failed',
       'interrupted',
       'terminated',

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { keyringEntryRemoval } from '../../cli/hints.js';
 import type { Invocation } from '../../cli/host.js';
 import { type AssertionAlgorithm, type ClientCredential, variablesOverriding } from '../../config/credentials.js';
 import type { LockContext } from '../../config/file-lock.js';
@@ -17,7 +18,7 @@ import {
   setCurrentProfile,
   validateProfileName,
 } from '../../config/profile-store.js';
-import { KeyringSecrets, KeyringUnavailable, storeSecret } from '../../config/secret-store.js';
+import { KeyringSecrets, KeyringUnavailable, keyringService, storeSecret } from '../../config/secret-store.js';
 import { parseOrigin } from '../../config/tenant.js';
 import { interruption, UsageError } from '../../errors.js';
 import { cell, type TableSpec } from '../../render/table-model.js';
@@ -95,12 +96,21 @@ export async function runProfilesAdd(inv: Invocation, command: AddCommand): Prom
     inv.io.notice(`Verified: the token service issued a token with ${token.scopes.length} scope(s).`);
   }
   const before = profileNamed(readProfiles(dir), name);
+  /** Where the secret went, unless the warning about a missing keyring said it already. */
+  let secretWent = '';
   if (credential.kind === 'secret') {
-    const { fields } = storeSecret(dir, inv.ctx.env, name, credential.secret, {
+    let warned = false;
+    const { fields, store } = storeSecret(dir, inv.ctx.env, name, credential.secret, {
       insecure: opts.insecureStorage === true,
-      notice: (line) => inv.io.warn(line),
+      notice: (line) => {
+        warned = true;
+        inv.io.warn(line);
+      },
     });
     Object.assign(profile, fields);
+    if (!warned) {
+      secretWent = ` The client secret is stored in ${store.where}${store.location === 'file' ? ' (mode 0600)' : ''}.`;
+    }
   } else {
     Object.assign(profile, { clientAssertionKey: credential.keyFile, clientAssertionAlg: credential.algorithm });
   }
@@ -109,7 +119,7 @@ export async function runProfilesAdd(inv: Invocation, command: AddCommand): Prom
   if (before?.clientSecretIn === 'keyring' && profile.clientSecretIn !== 'keyring') forgetKeyringSecret(inv, name);
   const current = readProfiles(dir).current === name;
   inv.io.notice(
-    `${existed ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
+    `${existed ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.${secretWent}`,
   );
 }
 
@@ -119,7 +129,10 @@ function forgetKeyringSecret(inv: Invocation, name: string): void {
     new KeyringSecrets(inv.services.configDir, inv.ctx.env).remove(name);
   } catch (err) {
     if (!(err instanceof KeyringUnavailable)) throw err;
-    inv.io.warn(`the client secret of profile '${name}' may still be in the OS keyring: ${err.message}`);
+    const removal = keyringEntryRemoval(keyringService(inv.services.configDir), name);
+    inv.io.warn(
+      `the client secret of profile '${name}' is still in the OS keyring (${err.message}): remove it with \`${removal}\``,
+    );
   }
 }
 
