@@ -164,7 +164,7 @@ export class ClientCredentialsTokens implements TokenSource {
       traceBody: `grant_type=client_credentials client_id=${clientId} ${this.#proof.traceText} audience=${audience}`,
     });
     if (res.status < 200 || res.status >= 300) {
-      const err = tokenErrorFrom(res);
+      const err = tokenErrorFrom(res, audience);
       throw this.auth.credential.kind === 'assertion' ? aboutTime(err, res, this.http.settings.clock.now()) : err;
     }
     // Checked before anything is kept: a malformed answer is never cached.

@@ -2,7 +2,7 @@ import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
 import { PROFILE_VARIABLE, CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
 import { withoutTrailingLineBreak } from './line-break.js';
-import { type Profile, profileNamed, readProfiles } from './profile-store.js';
+import { type Profile, profileNamed, profileNotFound, readProfiles } from './profile-store.js';
 import { type SecretLocation, secretStoreOf } from './secret-store.js';
 import { parseOrigin } from './tenant.js';
 
@@ -110,14 +110,7 @@ export function selectProfile(
   const store = readProfiles(dir);
   if (explicit !== undefined && explicit !== '') {
     const profile = profileNamed(store, explicit);
-    if (!profile) {
-      const known = Object.keys(store.profiles);
-      throw new UsageError(
-        `no profile named '${explicit}' in ${dir}`,
-        known.length ? `known profiles: ${known.join(', ')}` : ADD_PROFILE_HINT,
-        'profile_not_found',
-      );
-    }
+    if (!profile) throw profileNotFound(explicit, Object.keys(store.profiles), dir, ADD_PROFILE_HINT);
     return { name: explicit, profile, named: true };
   }
   const name = store.current;

@@ -12,6 +12,7 @@ import {
   hasProfileEntry,
   type Profile,
   profileNamed,
+  profileNotFound,
   readProfiles,
   replaceProfile,
   saveProfile,
@@ -227,10 +228,11 @@ function requireProfile(inv: Invocation, name: string): Profile {
   const store = readProfiles(inv.services.configDir);
   const profile = profileNamed(store, name);
   if (!profile) {
-    const known = Object.keys(store.profiles);
-    throw new UsageError(
-      `no profile named '${name}' in ${inv.services.configDir}`,
-      known.length ? `known profiles: ${known.join(', ')}` : 'add one with `svcadm profiles add`',
+    throw profileNotFound(
+      name,
+      Object.keys(store.profiles),
+      inv.services.configDir,
+      'add one with `svcadm profiles add`',
     );
   }
   return profile;
