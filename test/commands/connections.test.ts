@@ -232,8 +232,7 @@ describe('connections delete-user --yes', () => {
     expect(r).toEqual({
       code: 5,
       stdout: '',
-      stderr:
-        '{"correlation_id":"g4"}\n{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist","hint":"correlation id g4","exit_code":5}}\n',
+      stderr: `{"correlation_id":"g4"}\n{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist","hint":"\`svcadm --domain ${emu.url} -o json connections list --strategy auth0\` shows the database connections; correlation id g4","exit_code":5}}\n`,
     });
   });
 
@@ -243,8 +242,7 @@ describe('connections delete-user --yes', () => {
     expect(r).toEqual({
       code: 8,
       stdout: '',
-      stderr:
-        'Correlation id: g5\nsvcadm: the service rejected the request: Connection must be a database connection — correlation id g5\n',
+      stderr: `Correlation id: g5\nsvcadm: the service rejected the request: Connection must be a database connection — only a database connection holds users to delete: \`svcadm --domain ${emu.url} connections list --strategy auth0\` lists them; correlation id g5\n`,
     });
   });
 
