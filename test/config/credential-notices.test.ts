@@ -41,6 +41,12 @@ describe('profiles use names the variables that will override the profile', () =
     );
   });
 
+  it('with -q: nothing', async () => {
+    await addReadOnlyProfile('ro');
+    const r = await runCli(['profiles', 'use', 'ro', '-q'], { env: { SVCADM_CONFIG_DIR: dir, ...emu.env } });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
   it('with a clean environment: only the confirmation', async () => {
     await addReadOnlyProfile('ro');
     const r = await runCli(['profiles', 'use', 'ro'], { env: { SVCADM_CONFIG_DIR: dir } });

@@ -243,7 +243,8 @@ export async function runProfilesUse(inv: Invocation, name: string): Promise<voi
   await setCurrentProfile(inv.services.configDir, storeLock(inv), name);
   inv.io.notice(`Now using profile '${name}'.`);
   const overriding = variablesOverriding(inv.ctx.env, name);
-  if (overriding.length > 0) {
+  // A warning, but not under -q: a quiet run prints nothing it was not asked for (every-command smoke).
+  if (overriding.length > 0 && !inv.globals.quiet) {
     const verb = overriding.length === 1 ? 'overrides' : 'override';
     inv.io.warn(
       `${overriding.join(', ')} in the environment ${verb} profile '${name}': \`unset ${overriding.join(' ')}\` to use it`,
