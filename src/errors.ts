@@ -330,7 +330,7 @@ const LOCAL_ERROR_CODES = {
   clock_skew: "the token service refused the client about time: this machine's clock may be off",
   wait_too_long: 'the service asked to wait longer than svcadm ever waits (60 s); the hint says when to try again',
   keyring_unavailable:
-    "the OS keyring that holds a profile's secret is locked, did not answer in time, or cannot be reached; nothing was saved",
+    "the OS keyring that holds (or is to hold) a profile's secret is locked, did not answer in time, or cannot be reached",
   output_failed: 'stdout or stderr could not be written',
   interrupted: 'stopped by Ctrl-C (SIGINT)',
   terminated: 'stopped by SIGTERM',
