@@ -133,7 +133,8 @@ export function apiErrorFrom(
 }
 
 /** How the vendor's token service refuses an audience it does not serve (a custom domain's URL, a typo). */
-const AUDIENCE_REFUSED = /service not enabled within domain|(invalid|unknown|wrong) audience|audience is (not|invalid)/i;
+const AUDIENCE_REFUSED =
+  /service not enabled within domain|(invalid|unknown|wrong) audience|audience is (not|invalid)/i;
 
 /**
  * Errors of the token service: refused credentials are an authentication failure whatever the status; a refusal
