@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/server.js';
 import { closeAfterEach } from '../helpers/close-after-each.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
 import { answerJson, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
@@ -150,15 +151,29 @@ describe('an expired or rejected stream cursor', () => {
   const OFFSET = 'ZXYxOjA6bDM6ZGdqNWRj';
 
   it('a cursor the service no longer knows (it restarted): where the cursor came from, and a resume line', async () => {
-    const server = await forgetfulService();
+    // A real restart: the same emulator (seed, port, clients) started again, without the live events it had.
+    const options = { host: '127.0.0.1', control: true, seed: 4242, eventRate: 0 };
+    const before = await startEmulator({ ...options, port: 0 });
+    const port = Number(new URL(before.url).port);
+    const emitted = await fetch(`${before.url}/__emulator/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'user.created', count: 3 }),
+    });
+    const { offsets } = (await emitted.json()) as { offsets: string[] };
+    await before.close();
+    const after = await startEmulator({ ...options, port });
+    closeAfterTest(after);
     const cursorFile = join(tempConfigDir(), 'cursor');
-    writeFileSync(cursorFile, `${OFFSET}\n`, { mode: 0o600 });
-    const r = await runCli(['events', 'tail', '--cursor-file', cursorFile], { env: server.env() });
+    writeFileSync(cursorFile, `${offsets.at(-1)}\n`, { mode: 0o600 });
+    const r = await runCli(['events', 'tail', '--cursor-file', cursorFile], {
+      env: { ...after.env, SVCADM_CONFIG_DIR: tempConfigDir() },
+    });
     expect(r.code).toBe(8);
     expect(r.stderr).toBe(
       'svcadm: the service rejected the request: Invalid cursor format. — ' +
         `the cursor came from the cursor file ${cursorFile}; the service does not know it (it may have restarted, or the cursor is from another tenant): ` +
-        `resume from a time with \`svcadm --domain ${server.url} events tail --since 1h --cursor-file ${cursorFile}\`\n`,
+        `resume from a time with \`svcadm --domain ${after.url} events tail --since 1h --cursor-file ${cursorFile}\`\n`,
     );
   });
 
