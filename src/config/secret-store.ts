@@ -190,7 +190,7 @@ export function secretStoreOf(record: Profile, dir: string, env: Env): SecretSto
 /**
  * Stores a new secret: in the OS keyring where there is one, else (or with `--insecure-storage`) in the file, said
  * with `notice` (one line on stderr) when there is no keyring. A keyring that is there but locked or silent is not
- * "no keyring": the secret is not put in the file without `--insecure-storage` (README, "Where secrets are kept").
+ * "no keyring": the secret is not put in the file without `--insecure-storage` (README, "Where secrets live").
  */
 export function storeSecret(
   dir: string,

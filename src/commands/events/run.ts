@@ -266,8 +266,10 @@ function restartWords(opts: TailOptions): string[] {
 /** Where the cursor the service refused came from: the line, the cursor file, or this tail's own stream. */
 function cursorOrigin(opts: TailOptions, start: string | undefined, cursor: string | undefined): string {
   if (cursor !== start) return "this tail's own stream (the last position it reached)";
+  // The same order as the tail's start: --from, else --since, else the cursor file.
   if (opts.from !== undefined) return '--from';
-  return opts.cursorFile === undefined ? 'the start' : `the cursor file ${opts.cursorFile}`;
+  if (opts.fromTimestamp !== undefined) return '--since';
+  return opts.cursorFile === undefined ? 'the start of the stream' : `the cursor file ${opts.cursorFile}`;
 }
 
 function isCursorRefusal(err: unknown): err is CliError {
