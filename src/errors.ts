@@ -114,7 +114,32 @@ export type ErrorReason =
   /** The token service refused the client about time: the clock may be off (`subject`: the skew measured, if any). */
   | 'clock_skew'
   /** The service asked to wait longer than svcadm ever waits (`subject`: when to try again, ISO 8601). */
-  | 'wait_too_long';
+  | 'wait_too_long'
+  /**
+   * The OS keyring that holds (or is to hold) a profile's secret is locked, did not answer in time, or cannot be
+   * reached (`subject`: the file a new secret could go to instead, when storing one).
+   */
+  | 'keyring_unavailable'
+  /** The token service refused the audience asked for (`subject`: that audience). */
+  | 'audience_refused'
+  /** The server's certificate is not signed by a CA this machine trusts (a private or corporate CA). */
+  | 'tls_unverified'
+  /** No rate limit policy has the id given. */
+  | 'policy_not_found'
+  /** No connection has the id given. */
+  | 'connection_not_found'
+  /** The connection is not a database connection (it holds no users to delete). */
+  | 'not_database_connection'
+  /** A list's checkpoint (`from`) was refused: expired (they last 24 hours), or from another list. */
+  | 'checkpoint_invalid';
+
+/** How to start again a command that failed on its cursor, set by that command for its hint (`cli/hints.ts`). */
+export interface Restart {
+  /** The command's words that a restart keeps (`--cursor-file f`, `--type …`), after the command's own name. */
+  words: readonly string[];
+  /** Where the cursor came from, in words ("the cursor file f", "--from"). */
+  cursorFrom: string;
+}
 
 export interface ErrorDetails {
   hint?: string | undefined;
@@ -132,6 +157,8 @@ export class CliError extends Error {
   readonly kind: ErrorKind;
   /** A next step for the user; commands may add to it (`addHint`), e.g. a correlation id or a CLI command. */
   hint: string | undefined;
+  /** How to start the failed command again, when it knows (`events tail` on a refused cursor). */
+  restart: Restart | undefined;
   readonly reason: ErrorReason | undefined;
   readonly status: number | undefined;
   readonly code: string | undefined;
@@ -321,6 +348,8 @@ const LOCAL_ERROR_CODES = {
     'a write was sent but no usable answer came back: its outcome is unknown (the correlation id is in the hint)',
   clock_skew: "the token service refused the client about time: this machine's clock may be off",
   wait_too_long: 'the service asked to wait longer than svcadm ever waits (60 s); the hint says when to try again',
+  keyring_unavailable:
+    "the OS keyring that holds (or is to hold) a profile's secret is locked, did not answer in time, or cannot be reached",
   output_failed: 'stdout or stderr could not be written',
   not_an_emulator: 'the active tenant is not a local emulator (emulator trigger, fault, reset); nothing was sent',
   control_disabled: 'the emulator was started without --control: its control API is off',
@@ -336,6 +365,12 @@ export type LocalErrorCode = keyof typeof LOCAL_ERROR_CODES;
 /** Codes for reasons whose own name is not the code; any other reason is its own code. */
 const REASON_CODES: Partial<Readonly<Record<ErrorReason, LocalErrorCode>>> = {
   too_many_streams: 'stream_limit',
+  audience_refused: 'token_refused',
+  tls_unverified: 'network',
+  policy_not_found: 'not_found',
+  connection_not_found: 'not_found',
+  not_database_connection: 'rejected',
+  checkpoint_invalid: 'rejected',
 };
 
 /** The code of each kind, when neither the error nor its reason says more; a kind added later is its own code. */

@@ -6,6 +6,7 @@ import {
   type ClientCredential,
   type CredentialFlags,
   type Credentials,
+  credentialNotice,
   resolveCredentials,
 } from './config/credentials.js';
 import { configDir } from './config/paths.js';
@@ -99,10 +100,9 @@ export class Services {
 
   #resolve(flags: CredentialFlags, announce: boolean): Credentials {
     const credentials = resolveCredentials(flags, this.#ctx.env, this.configDir);
-    if (announce && credentials.ignoredVariables.length > 0) {
-      this.#io.notice(
-        `Using profile '${this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`,
-      );
+    if (announce) {
+      const notice = credentialNotice(credentials, this.#globals.credentials.profile ?? this.#ctx.env.SVCADM_PROFILE);
+      if (notice !== undefined) this.#io.notice(notice);
     }
     for (const where of credentials.lineBreaksRemoved) {
       this.#io.trace?.(`removed a trailing line break from ${where}`);

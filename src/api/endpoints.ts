@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError, type ErrorReason } from '../errors.js';
 import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import { DEFAULT_TAKE } from '../spec/pages.js';
 import type {
@@ -17,7 +17,13 @@ import { malformedAnswer } from './json-answer.js';
 
 /** GET /rate-limit-policies/{id} (Early Access). */
 export async function getRateLimitPolicy(api: ApiClient, id: string): Promise<JsonResult<RateLimitPolicy>> {
-  const result = await getFeatureJson(api, api.url(['rate-limit-policies', id]), 'rate limit policy', RATE_LIMITS);
+  const result = await getFeatureJson(
+    api,
+    api.url(['rate-limit-policies', id]),
+    'rate limit policy',
+    RATE_LIMITS,
+    'policy_not_found',
+  );
   if (!isRecord(result.data)) throw malformedAnswer('a list where a rate limit policy was expected');
   return { data: result.data as unknown as RateLimitPolicy, headers: result.headers };
 }
@@ -70,10 +76,20 @@ const DIRECTORY_PROVISIONING: Feature = {
  * A GET whose 403 may mean the tenant lacks the feature rather than the token its scope: a 403 that names no
  * scope is said to be the feature (the vendor's own deploy tool reads it so).
  */
-async function getFeatureJson(api: ApiClient, url: URL, what: string, feature: Feature): Promise<JsonResult<unknown>> {
+async function getFeatureJson(
+  api: ApiClient,
+  url: URL,
+  what: string,
+  feature: Feature,
+  /** What a 404 means, for one resource asked for by id. */
+  notFound?: ErrorReason,
+): Promise<JsonResult<unknown>> {
   try {
     return await api.getJson<unknown>(url, what);
   } catch (err) {
+    if (err instanceof ApiError && err.status === 404 && notFound !== undefined && err.reason === undefined) {
+      throw new ApiError(404, err.message, { code: err.code, headers: err.headers, body: err.body, reason: notFound });
+    }
     if (!(err instanceof ApiError) || err.status !== 403 || err.hint !== undefined) throw err;
     const { message, code } = parseErrorBody(err.body);
     throw new ApiError(403, `${feature.name} not enabled on this tenant: ${message ?? '403 Forbidden'}`, {
@@ -219,7 +235,15 @@ export async function deleteConnectionUser(
   const { code } = parseErrorBody(res.body);
   const what =
     code === 'inexistent_connection' ? `connection ${connectionId}` : `user ${email} in connection ${connectionId}`;
-  throw apiErrorFrom(res, what);
+  throw apiErrorFrom(res, what, ({ status, text }) => {
+    if (status === 404 && code === 'inexistent_connection') {
+      return { message: `${what} not found: ${text}`, reason: 'connection_not_found' };
+    }
+    if (status === 400 && /database connection/i.test(text)) {
+      return { message: `the service rejected the request: ${text}`, reason: 'not_database_connection' };
+    }
+    return undefined;
+  });
 }
 
 /** A 404 that says the user (not the connection) does not exist. */

@@ -123,18 +123,33 @@ export function apiErrorFrom(
     case res.status >= 500:
       return new ApiError(res.status, `the service failed: ${text}${retries}`, base);
     default:
-      return new ApiError(res.status, `the service rejected the request: ${text}`, base);
+      return new ApiError(res.status, `the service rejected the request: ${text}`, {
+        ...base,
+        ...(res.status === 400 && (code === 'invalid_paging' || /pagination cursor|checkpoint/i.test(text))
+          ? { reason: 'checkpoint_invalid' as const }
+          : {}),
+      });
   }
 }
 
-/** Errors of the token service: refused credentials are an authentication failure whatever the status. */
-export function tokenErrorFrom(res: ErrorAnswer): Error {
+/** How the vendor's token service refuses an audience it does not serve (a custom domain's URL, a typo). */
+const AUDIENCE_REFUSED =
+  /service not enabled within domain|(invalid|unknown|wrong) audience|audience is (not|invalid)/i;
+
+/**
+ * Errors of the token service: refused credentials are an authentication failure whatever the status; a refusal
+ * of the `audience` asked for is said to be about it.
+ */
+export function tokenErrorFrom(res: ErrorAnswer, audience?: string): Error {
   if (res.status >= 400 && res.status < 500 && res.status !== 429) {
     const parsed = parseErrorBody(res.body);
-    return new AuthError(`token request refused: ${answerText(res, parsed)}`, {
+    const text = answerText(res, parsed);
+    const aboutAudience = audience !== undefined && AUDIENCE_REFUSED.test(text);
+    return new AuthError(`token request refused: ${text}`, {
       status: res.status,
       code: parsed.code,
-      reason: 'token_refused',
+      reason: aboutAudience ? 'audience_refused' : 'token_refused',
+      ...(aboutAudience ? { subject: audience } : {}),
     });
   }
   const tooLong = refusedWait(res, (wait) => `; it resets in ${wait}`);

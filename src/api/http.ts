@@ -124,6 +124,16 @@ class TransportFailure extends Error {
   }
 }
 
+/** OpenSSL's codes for a certificate chain that does not end at a CA this machine trusts (not a wrong name). */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+
 function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure {
   const host = url.host;
   switch (err.code) {
@@ -150,6 +160,11 @@ function describeFailure(err: NodeJS.ErrnoException, url: URL): TransportFailure
           true,
           { reason: 'plain_http', subject: `http://${host}` },
         );
+      }
+      if (err.code !== undefined && UNTRUSTED_CERTIFICATE.has(err.code)) {
+        return new TransportFailure(`TLS failure talking to ${host}: ${err.message}`, err.code, undefined, true, {
+          reason: 'tls_unverified',
+        });
       }
       if (
         err.code === 'EPROTO' ||

@@ -1,8 +1,8 @@
 import type { Env } from '../context.js';
 import { AuthError, UsageError } from '../errors.js';
-import { CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
+import { PROFILE_VARIABLE, CREDENTIAL_VARIABLES as VARIABLES } from './credential-variables.js';
 import { withoutTrailingLineBreak } from './line-break.js';
-import { type Profile, profileNamed, readProfiles } from './profile-store.js';
+import { type Profile, profileNamed, profileNotFound, readProfiles } from './profile-store.js';
 import { type SecretLocation, secretStoreOf } from './secret-store.js';
 import { parseOrigin } from './tenant.js';
 
@@ -54,6 +54,8 @@ export interface Credentials {
   };
   /** Credential variables that were set but not used, because a named profile is taken as a unit. */
   ignoredVariables: string[];
+  /** The current profile, when credential variables in use won over it (`credentialNotice`). */
+  overriddenProfile?: { name: string; variables: string[] } | undefined;
   /** Where the secret of the profile in use lives, when the credential is that secret. */
   secretStoredIn?: SecretLocation | undefined;
   /** Where a trailing line break was removed from a client id or secret (`SVCADM_CLIENT_SECRET`), for --debug. */
@@ -70,6 +72,34 @@ interface Sourced<T> {
   source: ValueSource;
 }
 
+/** The credential variables set (not empty) in `env`: what wins over the current profile, or what -p shuts out. */
+export function credentialVariablesSet(env: Env): string[] {
+  return Object.values(VARIABLES).filter((v) => (env[v] ?? '') !== '');
+}
+
+/**
+ * The one line that says credentials in the environment did not simply apply: ignored for a named profile (-p,
+ * SVCADM_PROFILE), or used over the current profile. Undefined when there is nothing to say.
+ */
+export function credentialNotice(credentials: Credentials, named: string | undefined): string | undefined {
+  if (credentials.ignoredVariables.length > 0) {
+    return `Using profile '${named}' as a whole: ignoring ${credentials.ignoredVariables.join(', ')} from the environment.`;
+  }
+  const over = credentials.overriddenProfile;
+  if (over === undefined) return undefined;
+  return `Using ${over.variables.join(', ')} from the environment over the current profile '${over.name}'.`;
+}
+
+/**
+ * What `profiles use <name>` must say: the variables in `env` that will win over the profile it makes current
+ * (SVCADM_PROFILE names another profile; credential variables win field by field).
+ */
+export function variablesOverriding(env: Env, name: string): string[] {
+  const profile = env[PROFILE_VARIABLE];
+  if (profile !== undefined && profile !== '' && profile !== name) return [PROFILE_VARIABLE];
+  return profile === name ? [] : credentialVariablesSet(env);
+}
+
 /** Picks the profile a command runs with: -p, SVCADM_PROFILE, else the current one. */
 export function selectProfile(
   opts: CredentialFlags,
@@ -80,14 +110,7 @@ export function selectProfile(
   const store = readProfiles(dir);
   if (explicit !== undefined && explicit !== '') {
     const profile = profileNamed(store, explicit);
-    if (!profile) {
-      const known = Object.keys(store.profiles);
-      throw new UsageError(
-        `no profile named '${explicit}' in ${dir}`,
-        known.length ? `known profiles: ${known.join(', ')}` : ADD_PROFILE_HINT,
-        'profile_not_found',
-      );
-    }
+    if (!profile) throw profileNotFound(explicit, Object.keys(store.profiles), dir, ADD_PROFILE_HINT);
     return { name: explicit, profile, named: true };
   }
   const name = store.current;
@@ -127,7 +150,9 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
     const value = env[VARIABLES[field]];
     return value === undefined || value === '' ? undefined : value;
   };
-  const ignoredVariables = named ? Object.values(VARIABLES).filter((v) => (env[v] ?? '') !== '') : [];
+  const ignoredVariables = named ? credentialVariablesSet(env) : [];
+  /** The variables whose values are in use (without a named profile), in the order of CREDENTIAL_VARIABLES. */
+  const usedVariables = new Set<string>();
   const profileSource: ValueSource = `profile ${name ?? ''}`;
   const lineBreaksRemoved: string[] = [];
   /** A client id or secret without the trailing line break it was exported with. */
@@ -150,7 +175,9 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
     const flag = opts[field as keyof CredentialFlags];
     if (flag !== undefined) return clean(field, { value: flag, source: 'flag' });
     const variable = named ? undefined : fromEnv(field);
-    return variable === undefined ? undefined : clean(field, { value: variable, source: 'environment' });
+    if (variable === undefined) return undefined;
+    usedVariables.add(VARIABLES[field]);
+    return clean(field, { value: variable, source: 'environment' });
   };
   const fromProfile = (value: string | undefined): Sourced<string> | undefined =>
     value === undefined ? undefined : { value, source: profileSource };
@@ -162,6 +189,10 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   const apiBase = `${origin}/api/v2`;
   // The profile speaks for this tenant only: a domain from elsewhere leaves its client and secret out.
   const applies = profile !== undefined && safeOrigin(profile.domain) === origin ? profile : undefined;
+  const overridden = () =>
+    named || name === undefined || profile === undefined || usedVariables.size === 0
+      ? undefined
+      : { name, variables: credentialVariablesSet(env).filter((v) => usedVariables.has(v)) };
   const base = { origin, apiBase, ignoredVariables, lineBreaksRemoved };
 
   const token = given('token');
@@ -169,6 +200,7 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
     if (token.value.trim() === '') throw new UsageError('the access token is empty');
     return {
       ...base,
+      overriddenProfile: overridden(),
       profileName: applies && domain.source === profileSource ? name : undefined,
       auth: { kind: 'token', token: token.value.trim() },
       sources: { tenant: domain.source, credential: token.source },
@@ -200,6 +232,7 @@ export function resolveCredentials(opts: CredentialFlags, env: Env, dir: string)
   const usesProfile = [domain, clientId, credential].some((v) => v.source === profileSource);
   return {
     ...base,
+    overriddenProfile: overridden(),
     profileName: usesProfile ? name : undefined,
     auth: {
       kind: 'client',

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { CliError, UsageError } from '../errors.js';
+import { nearest } from '../spec/edit-distance.js';
 import { neutralize } from '../text/sanitize.js';
 import { shellWord } from '../util/shell-word.js';
 import { acquireLock, type LockContext } from './file-lock.js';
@@ -36,6 +37,17 @@ export function validateProfileName(name: string): string {
     throw new UsageError(`invalid profile name '${neutralize(name)}': use letters, digits, '-' and '_' (at most 63)`);
   }
   return name;
+}
+
+/**
+ * No profile is called `name`: the error names the store, and its hint the nearest name when it looks like a typo of
+ * one (as commands and options get a did-you-mean), then the known names; `none` where there are none.
+ */
+export function profileNotFound(name: string, known: readonly string[], dir: string, none: string): UsageError {
+  const near = nearest(name, known);
+  const list = `known profiles: ${known.join(', ')}`;
+  const hint = known.length === 0 ? none : near === undefined ? list : `did you mean '${near}'? (${list})`;
+  return new UsageError(`no profile named '${neutralize(name)}' in ${dir}`, hint, 'profile_not_found');
 }
 
 /** The profile called `name`, looked up as an own key (`toString` or `__proto__` are not profiles). */

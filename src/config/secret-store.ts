@@ -26,8 +26,21 @@ export interface SecretStore {
   remove(profile: string): void;
 }
 
-/** The keyring cannot be used here (none, locked, no answer in time); `reason` says which. */
-export class KeyringUnavailable extends Error {}
+/**
+ * The keyring cannot be used here; `locked` when one exists but refused or did not answer (locked, an unlock prompt
+ * no one answers, a hung daemon), as opposed to no keyring at all (no D-Bus session, no Secret Service, no module).
+ */
+export class KeyringUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly locked = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What the platforms' keyrings say when they are locked (Secret Service, macOS Keychain, Windows). */
+const LOCKED = /\block(ed)?\b|unlock|prompt was dismissed|interaction is not allowed/i;
 
 /**
  * Every keyring call is bounded: the binding is synchronous and may wait forever on a locked keyring or a D-Bus that
@@ -83,7 +96,10 @@ function callKeyring(env: Env, service: string, account: string, request: Keyrin
     encoding: 'utf8',
   });
   if (child.error && (child.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
-    throw new KeyringUnavailable(`the OS keyring did not answer within ${KEYRING_TIMEOUT_MS / 1000} s (is it locked?)`);
+    throw new KeyringUnavailable(
+      `the OS keyring did not answer within ${KEYRING_TIMEOUT_MS / 1000} s (is it locked?)`,
+      true,
+    );
   }
   if (child.error) throw new KeyringUnavailable(`the OS keyring could not be asked: ${child.error.message}`);
   let answer: { ok?: unknown; value?: unknown; message?: unknown };
@@ -92,11 +108,19 @@ function callKeyring(env: Env, service: string, account: string, request: Keyrin
   } catch {
     throw new KeyringUnavailable(`the OS keyring call ended without an answer (exit ${child.status ?? child.signal})`);
   }
-  if (answer.ok !== true) throw new KeyringUnavailable(firstLine(String(answer.message)));
+  if (answer.ok !== true) {
+    const said = firstLine(String(answer.message)).replace(/^Couldn't access platform storage: /, '');
+    if (LOCKED.test(said)) throw new KeyringUnavailable(`the OS keyring is locked (${said})`, true);
+    throw new KeyringUnavailable(said);
+  }
   return answer.value;
 }
 
 /** One keyring entry per profile and config folder: two folders (SVCADM_CONFIG_DIR) never share a secret. */
+export function keyringService(dir: string): string {
+  return `svcadm ${dir}`;
+}
+
 export class KeyringSecrets implements SecretStore {
   readonly location = 'keyring';
   readonly where = 'the OS keyring';
@@ -106,7 +130,7 @@ export class KeyringSecrets implements SecretStore {
     dir: string,
     private readonly env: Env,
   ) {
-    this.#service = `svcadm ${dir}`;
+    this.#service = keyringService(dir);
   }
 
   write(profile: string, secret: string): SecretFields {
@@ -119,12 +143,10 @@ export class KeyringSecrets implements SecretStore {
     try {
       value = callKeyring(this.env, this.#service, profile, { op: 'read' });
     } catch (err) {
-      throw new AuthError(
-        `cannot read the client secret of profile '${profile}' from the OS keyring: ${(err as Error).message}`,
-        {
-          hint: 'unlock the keyring, or give the secret with SVCADM_CLIENT_SECRET',
-        },
-      );
+      if (!(err instanceof KeyringUnavailable)) throw err;
+      throw new AuthError(`cannot read the client secret of profile '${profile}' from the OS keyring: ${err.message}`, {
+        reason: 'keyring_unavailable',
+      });
     }
     if (typeof value === 'string' && value !== '') return value;
     throw new AuthError(`the OS keyring holds no client secret for profile '${profile}'`, {
@@ -167,7 +189,8 @@ export function secretStoreOf(record: Profile, dir: string, env: Env): SecretSto
 
 /**
  * Stores a new secret: in the OS keyring where there is one, else (or with `--insecure-storage`) in the file, said
- * with `notice` (one line on stderr) when the keyring was wanted but could not be used.
+ * with `notice` (one line on stderr) when there is no keyring. A keyring that is there but locked or silent is not
+ * "no keyring": the secret is not put in the file without `--insecure-storage` (README, "Where secrets live").
  */
 export function storeSecret(
   dir: string,
@@ -183,6 +206,15 @@ export function storeSecret(
       return { fields: keyring.write(profile, secret), store: keyring };
     } catch (err) {
       if (!(err instanceof KeyringUnavailable)) throw err;
+      if (err.locked) {
+        throw new AuthError(
+          `cannot store the client secret of profile '${profile}' in the OS keyring: ${err.message}`,
+          {
+            reason: 'keyring_unavailable',
+            subject: file.where,
+          },
+        );
+      }
       options.notice(`no usable OS keyring (${err.message}): the client secret is stored in ${file.where} (mode 0600)`);
     }
   }

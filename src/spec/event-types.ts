@@ -1,3 +1,4 @@
+import { editDistance } from './edit-distance.js';
 /** The 25 event types of the spec (values of `type` and of the query `event_type`), in its order. */
 export const EVENT_TYPES = [
   'connection.created',
@@ -41,19 +42,6 @@ export function eventGroup(type: string): EventGroup | undefined {
   return group === 'connection' || group === 'group' || group === 'organization' || group === 'user'
     ? group
     : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 /**

@@ -263,6 +263,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'outcome_unknown',
       'clock_skew',
       'wait_too_long',
+      'keyring_unavailable',
       'output_failed',
       'not_an_emulator',
       'control_disabled',

@@ -233,8 +233,7 @@ describe('connections delete-user --yes', () => {
     expect(r).toEqual({
       code: 5,
       stdout: '',
-      stderr:
-        '{"correlation_id":"g4"}\n{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist","hint":"correlation id g4","exit_code":5}}\n',
+      stderr: `{"correlation_id":"g4"}\n{"error":{"status":404,"code":"inexistent_connection","message":"connection con_nope not found: The connection does not exist","hint":"\`svcadm --domain ${emu.url} -o json connections list --strategy auth0\` shows the database connections; correlation id g4","exit_code":5}}\n`,
     });
   });
 
@@ -244,8 +243,7 @@ describe('connections delete-user --yes', () => {
     expect(r).toEqual({
       code: 8,
       stdout: '',
-      stderr:
-        'Correlation id: g5\nsvcadm: the service rejected the request: Connection must be a database connection — correlation id g5\n',
+      stderr: `Correlation id: g5\nsvcadm: the service rejected the request: Connection must be a database connection — only a database connection holds users to delete: \`svcadm --domain ${emu.url} connections list --strategy auth0\` lists them; correlation id g5\n`,
     });
   });
 
@@ -320,10 +318,14 @@ describe('connections delete-user on a terminal', () => {
     });
   }
 
-  it('sends nothing and exits 130 when input ends without an answer', async () => {
+  // Issue 29, point 3: the end of input (Ctrl-D) is a no, not an interruption.
+  it('sends nothing and exits 2 (not confirmed) when input ends without an answer', async () => {
     const r = await withAnswer(del(db(), 'alice@example.com'), null);
-    expect(r.code).toBe(130);
-    expect(r.asked).toBe(true);
+    expect(r).toMatchObject({
+      code: 2,
+      asked: true,
+      stderr: `${question('alice@example.com')}\nsvcadm: not confirmed: nothing was deleted\n`,
+    });
     expect(await deletes()).toEqual([]);
   });
 

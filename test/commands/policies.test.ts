@@ -78,6 +78,7 @@ describe('policies get', () => {
         status: 404,
         code: 'inexistent_rate_limit_policy',
         message: 'rate limit policy not found: The rate limit policy does not exist.',
+        hint: `\`svcadm --domain ${emu.url} -o json policies list\` shows the ids`,
         exit_code: 5,
       },
     });

@@ -212,7 +212,7 @@ describe('provisionings list: one page', () => {
       code: 8,
       stdout: '',
       stderr:
-        '{"error":{"status":400,"code":"invalid_paging","message":"the service rejected the request: Invalid pagination cursor","exit_code":8}}\n',
+        '{"error":{"status":400,"code":"invalid_paging","message":"the service rejected the request: Invalid pagination cursor","hint":"a checkpoint lasts 24 hours: start again from the first page, without --from","exit_code":8}}\n',
     });
   });
 

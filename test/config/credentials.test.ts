@@ -93,7 +93,10 @@ describe('a named profile is a unit (cli.md, revised precedence)', () => {
       client_id: emu.admin.clientId,
       sources: { tenant: 'environment', client_id: 'environment', credential: 'environment' },
     });
-    expect(r.stderr).toBe('');
+    // Issue 29, point 1: not silently.
+    expect(r.stderr).toBe(
+      "Using SVCADM_DOMAIN, SVCADM_CLIENT_ID, SVCADM_CLIENT_SECRET from the environment over the current profile 'ro'.\n",
+    );
   });
 });
 
@@ -210,15 +213,38 @@ describe('auth status tells the truth', () => {
   });
 
   it('auth errors name the real source of the credentials: a profile', async () => {
+    // A profile saved with --no-verify and a secret the service does not know.
+    const add = await runCli(
+      [
+        'profiles',
+        'add',
+        'stale',
+        '--domain',
+        emu.url,
+        '--client-id',
+        emu.admin.clientId,
+        '--client-secret-stdin',
+        '--no-verify',
+      ],
+      { env: { SVCADM_CONFIG_DIR: dir }, stdin: 'not-the-secret' },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const r = await runCli(['-p', 'stale', 'auth', 'token'], { env: { SVCADM_CONFIG_DIR: dir } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      /^svcadm: token request refused: .+ — check the client id and secret of profile stale \(`svcadm -p stale profiles show stale`\)\n$/,
+    );
+  });
+
+  // Issue 29, point 4: a refused audience is said to be the audience, wherever it came from.
+  it('a refused audience names --audience and SVCADM_AUDIENCE, not the client id and secret', async () => {
     await addProfile('stale', 'admin', ['--no-verify']);
-    await emu.revokeTokens();
-    // The profile saved with --no-verify holds the right secret; make the service refuse it by asking another audience.
     const r = await runCli(['-p', 'stale', 'auth', 'token', '--audience', 'https://elsewhere.example.com/api/v2/'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
     expect(r.code).toBe(3);
     expect(r.stderr).toBe(
-      'svcadm: token request refused: Service not enabled within domain: https://elsewhere.example.com/api/v2/ — check the client id and secret of profile stale and --audience (`svcadm -p stale profiles show stale`)\n',
+      "svcadm: token request refused: Service not enabled within domain: https://elsewhere.example.com/api/v2/ — the token service does not know the audience https://elsewhere.example.com/api/v2/ (given with --audience): give the API's identifier with --audience or SVCADM_AUDIENCE (behind a custom domain, the tenant's original domain: https://<tenant>/api/v2/)\n",
     );
   });
 });

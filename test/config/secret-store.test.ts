@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,13 +54,13 @@ describe('without an OS keyring (CI, containers): the 0600 file', () => {
     expect(show.stdout.split('\n')).toContain(`client secret  (in ${file}, not shown)`);
   });
 
-  it('--insecure-storage keeps the file without asking the keyring or saying so', async () => {
+  it('--insecure-storage keeps the file without asking the keyring, and says where the secret went', async () => {
     const dir = tempConfigDir();
     const r = await runCli(addArgs('ci', '--insecure-storage'), { env: { SVCADM_CONFIG_DIR: dir }, stdin: 's' });
     expect(r).toEqual({
       code: 0,
       stdout: '',
-      stderr: `Saved profile 'ci' for ${DOMAIN} (client c); it is the current profile.\n`,
+      stderr: `Saved profile 'ci' for ${DOMAIN} (client c); it is the current profile. The client secret is stored in ${join(dir, 'profiles.json')} (mode 0600).\n`,
     });
     expect(stored(dir).profiles.ci?.clientSecret).toBe('s');
   });
@@ -107,26 +108,36 @@ describe('a keyring that does not answer', () => {
     await new Promise((resolve) => silent.close(resolve));
   });
 
-  it.skipIf(process.platform !== 'linux')('is given up on after 5 s, and the secret goes to the file', async () => {
-    const dir = tempConfigDir();
-    const started = Date.now();
-    const r = await runCli(addArgs('hung'), {
-      env: { SVCADM_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` },
-      stdin: 's',
-    });
-    const elapsed = Date.now() - started;
-    expect(r).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: [
-        `svcadm: warning: no usable OS keyring (the OS keyring did not answer within 5 s (is it locked?)): the client secret is stored in ${join(dir, 'profiles.json')} (mode 0600)`,
-        `Saved profile 'hung' for ${DOMAIN} (client c); it is the current profile.`,
-        '',
-      ].join('\n'),
-    });
-    expect(elapsed).toBeGreaterThanOrEqual(5000);
-    expect(elapsed).toBeLessThan(15_000);
-  });
+  // Issue 29, point 5: a keyring that exists but does not answer is not "no keyring": the file is not taken silently.
+  it.skipIf(process.platform !== 'linux')(
+    'is given up on after 5 s: profiles add refuses (keyring_unavailable, exit 3), nothing saved',
+    async () => {
+      const dir = tempConfigDir();
+      const started = Date.now();
+      const r = await runCli([...addArgs('hung'), '-o', 'json'], {
+        env: { SVCADM_CONFIG_DIR: dir, DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}` },
+        stdin: 's',
+      });
+      const elapsed = Date.now() - started;
+      expect(r).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: `${JSON.stringify({
+          error: {
+            status: null,
+            code: 'keyring_unavailable',
+            message:
+              "cannot store the client secret of profile 'hung' in the OS keyring: the OS keyring did not answer within 5 s (is it locked?)",
+            hint: `unlock the keyring and run again, or pass --insecure-storage to keep the secret in ${join(dir, 'profiles.json')} (mode 0600)`,
+            exit_code: 3,
+          },
+        })}\n`,
+      });
+      expect(existsSync(join(dir, 'profiles.json'))).toBe(false);
+      expect(elapsed).toBeGreaterThanOrEqual(5000);
+      expect(elapsed).toBeLessThan(15_000);
+    },
+  );
 });
 
 describe(`a real Secret Service (gnome-keyring)${needsSecretService}`, () => {
@@ -149,9 +160,8 @@ describe(`a real Secret Service (gnome-keyring)${needsSecretService}`, () => {
       );
       expect(add.code, add.stderr).toBe(0);
       expect(add.stderr.split('\n')).toContain(
-        `Saved profile 'emu' for ${SVCADM_DOMAIN} (client ${SVCADM_CLIENT_ID}); it is the current profile.`,
+        `Saved profile 'emu' for ${SVCADM_DOMAIN} (client ${SVCADM_CLIENT_ID}); it is the current profile. The client secret is stored in the OS keyring.`,
       );
-      expect(add.stderr).not.toContain('keyring');
       expect(keyring?.lookup(`svcadm ${dir}`, 'emu')).toBe(SVCADM_CLIENT_SECRET);
       expect(stored(dir).profiles.emu).toEqual({
         domain: SVCADM_DOMAIN,
@@ -218,5 +228,120 @@ describe(`a real Secret Service (gnome-keyring)${needsSecretService}`, () => {
       stderr:
         "svcadm: the OS keyring holds no client secret for profile 'lost' — save it again: svcadm profiles add lost … --client-secret-stdin\n",
     });
+  });
+});
+
+describe(`a locked Secret Service (gnome-keyring, login collection locked)${needsSecretService}`, () => {
+  let keyring: SecretService | undefined;
+  beforeAll(async () => {
+    if (!skipWithoutSecretService) keyring = await startSecretService();
+  });
+  afterAll(() => keyring?.stop());
+
+  const file = (dir: string) => join(dir, 'profiles.json');
+  const lockedMessage = 'the OS keyring is locked (Secret Service: unlock prompt was dismissed)';
+
+  it.skipIf(skipWithoutSecretService)(
+    'profiles add refuses the file: exit 3, keyring_unavailable, nothing saved; --insecure-storage takes the file',
+    async () => {
+      const dir = tempConfigDir();
+      const env = { ...keyring?.env, SVCADM_CONFIG_DIR: dir };
+      keyring?.lock();
+      const r = await runCli(addArgs('locked'), { env, stdin: 's' });
+      expect(r).toEqual({
+        code: 3,
+        stdout: '',
+        stderr: `svcadm: cannot store the client secret of profile 'locked' in the OS keyring: ${lockedMessage} — unlock the keyring and run again, or pass --insecure-storage to keep the secret in ${file(dir)} (mode 0600)\n`,
+      });
+      expect(existsSync(file(dir))).toBe(false);
+
+      const insecure = await runCli(addArgs('locked', '--insecure-storage'), { env, stdin: 's' });
+      expect(insecure).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `Saved profile 'locked' for ${DOMAIN} (client c); it is the current profile. The client secret is stored in ${file(dir)} (mode 0600).\n`,
+      });
+      expect(stored(dir).profiles.locked?.clientSecret).toBe('s');
+    },
+  );
+
+  it.skipIf(skipWithoutSecretService)(
+    'a command that needs the secret fails with keyring_unavailable (not unauthorized)',
+    async () => {
+      const dir = tempConfigDir();
+      const fresh = await startSecretService();
+      try {
+        const env = { ...fresh.env, SVCADM_CONFIG_DIR: dir };
+        const add = await runCli(addArgs('kept'), { env, stdin: 's' });
+        expect(add.code, add.stderr).toBe(0);
+        fresh.lock();
+        const r = await runCli(['policies', 'list', '-o', 'json'], { env });
+        expect(r).toEqual({
+          code: 3,
+          stdout: '',
+          stderr: `${JSON.stringify({
+            error: {
+              status: null,
+              code: 'keyring_unavailable',
+              message: `cannot read the client secret of profile 'kept' from the OS keyring: ${lockedMessage}`,
+              hint: 'unlock the keyring, or give the secret with SVCADM_CLIENT_SECRET',
+              exit_code: 3,
+            },
+          })}\n`,
+        });
+      } finally {
+        fresh.stop();
+      }
+    },
+  );
+
+  it.skipIf(skipWithoutSecretService)(
+    'profiles remove removes the profile and prints the exact command that removes the entry left behind',
+    async () => {
+      const dir = tempConfigDir();
+      const fresh = await startSecretService();
+      try {
+        const freshEnv = { ...fresh.env, SVCADM_CONFIG_DIR: dir };
+        expect((await runCli(addArgs('gone'), { env: freshEnv, stdin: 'left-behind' })).code).toBe(0);
+        fresh.lock();
+        const r = await runCli(['profiles', 'remove', 'gone'], { env: freshEnv });
+        const command = `secret-tool clear service 'svcadm ${dir}' username gone`;
+        expect(r).toEqual({
+          code: 0,
+          stdout: '',
+          stderr:
+            `svcadm: warning: the client secret of profile 'gone' is still in the OS keyring (${lockedMessage}): remove it with \`${command}\`\n` +
+            "Removed profile 'gone'. No profile is current now.\n",
+        });
+        expect(stored(dir).profiles.gone).toBeUndefined();
+        // The command does remove it, once the keyring is open again (here: the same folder's entry in an open one).
+        const open = await startSecretService();
+        try {
+          await runCli(addArgs('gone'), { env: { ...open.env, SVCADM_CONFIG_DIR: dir }, stdin: 'left-behind' });
+          expect(open.lookup(`svcadm ${dir}`, 'gone')).toBe('left-behind');
+          expect(spawnSync('sh', ['-c', command], { env: open.env }).status).toBe(0);
+          expect(open.lookup(`svcadm ${dir}`, 'gone')).toBe('');
+        } finally {
+          open.stop();
+        }
+      } finally {
+        fresh.stop();
+      }
+    },
+  );
+
+  it.skipIf(skipWithoutSecretService)('profiles add says where the secret went: the OS keyring', async () => {
+    const dir = tempConfigDir();
+    const open = await startSecretService();
+    try {
+      const r = await runCli(addArgs('where'), { env: { ...open.env, SVCADM_CONFIG_DIR: dir }, stdin: 's' });
+      expect(r).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: `Saved profile 'where' for ${DOMAIN} (client c); it is the current profile. The client secret is stored in the OS keyring.\n`,
+      });
+    } finally {
+      open.stop();
+    }
   });
 });

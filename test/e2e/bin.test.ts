@@ -35,7 +35,7 @@ describe('bin/svcadm.js as a process', () => {
     expect(await runBin(['policies', 'get', 'rlp_nope'], env)).toEqual({
       code: 5,
       stdout: '',
-      stderr: 'svcadm: rate limit policy not found: The rate limit policy does not exist.\n',
+      stderr: `svcadm: rate limit policy not found: The rate limit policy does not exist. — \`svcadm --domain ${emu.url} policies list\` shows the ids\n`,
     });
   });
 

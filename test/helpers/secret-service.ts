@@ -8,7 +8,7 @@ import { join } from 'node:path';
  * login keyring unlocked by a known password, in a throw-away home. Without the programs it needs, tests that use
  * it are skipped with the missing program in their title; with SVCADM_TEST_REQUIRE_ALL=1 (CI) they run and fail.
  */
-const PROGRAMS = ['dbus-daemon', 'gnome-keyring-daemon', 'secret-tool'] as const;
+const PROGRAMS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'] as const;
 
 function missingProgram(): string | undefined {
   if (process.platform !== 'linux') return 'the Secret Service tests run on Linux';
@@ -30,6 +30,11 @@ export interface SecretService {
   env: Record<string, string>;
   /** What secret-tool finds under these attributes ('' when nothing). */
   lookup(service: string, username: string): string;
+  /**
+   * Locks the login collection, as a screen lock does: every call then asks for an unlock prompt, which no one
+   * answers here (the binding reports it dismissed).
+   */
+  lock(): void;
   stop(): void;
 }
 
@@ -80,6 +85,20 @@ export async function startSecretService(): Promise<SecretService> {
     env,
     lookup: (service, username) =>
       spawnSync('secret-tool', ['lookup', 'service', service, 'username', username], { env, encoding: 'utf8' }).stdout,
+    lock: () => {
+      execFileSync(
+        'dbus-send',
+        [
+          '--session',
+          '--print-reply',
+          '--dest=org.freedesktop.secrets',
+          '/org/freedesktop/secrets',
+          'org.freedesktop.Secret.Service.Lock',
+          'array:objpath:/org/freedesktop/secrets/collection/login',
+        ],
+        { env, stdio: 'ignore' },
+      );
+    },
     stop: () => {
       daemon.kill('SIGTERM');
       process.kill(Number(busPid), 'SIGTERM');

@@ -176,6 +176,7 @@ describe('read tools', () => {
   it('a 404 is an error result with the CLI message, code and exit code, not a protocol error', async () => {
     const s = await session();
     const r = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_missing' } });
+    const hint = `\`svcadm --domain ${emu.url} policies list\` shows the ids`;
     expect(errorOf(r)).toEqual({
       line: serviceFailed(404, 5),
       envelope: {
@@ -183,6 +184,7 @@ describe('read tools', () => {
           status: 404,
           code: 'inexistent_rate_limit_policy',
           message: 'rate limit policy not found: The rate limit policy does not exist.',
+          hint,
           exit_code: 5,
         },
       },

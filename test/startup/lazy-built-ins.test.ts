@@ -77,7 +77,10 @@ describe('a read with a cached token', () => {
       ],
       's3cret',
     );
-    expect(r.stderr).toBe(`Saved profile 'ci' for ${emu.url} (client abc); it is the current profile.\n`);
+    const file = join(env.SVCADM_CONFIG_DIR ?? '', 'profiles.json');
+    expect(r.stderr).toBe(
+      `Saved profile 'ci' for ${emu.url} (client abc); it is the current profile. The client secret is stored in ${file} (mode 0600).\n`,
+    );
     expect(r.code).toBe(0);
     expect(r.loaded.stdin).toBe(true);
     const saved = JSON.parse(readFileSync(join(env.SVCADM_CONFIG_DIR ?? '', 'profiles.json'), 'utf8'));

@@ -149,7 +149,7 @@ describe('answers that are fine', () => {
     expect(r).toEqual({
       code: 5,
       stdout: '',
-      stderr: 'svcadm: rate limit policy not found: The rate limit policy does not exist.\n',
+      stderr: `svcadm: rate limit policy not found: The rate limit policy does not exist. — \`svcadm --domain ${server.url} policies list\` shows the ids\n`,
     });
   });
 });

@@ -141,6 +141,8 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     await pipeline.run();
   } catch (err) {
     failure = err;
+    if (isCursorRefusal(err))
+      err.restart = { words: restartWords(opts), cursorFrom: cursorOrigin(opts, start, pipeline.position) };
     // A stop while an event was being delivered, or an app that never acknowledged: both end with where to resume.
     if (!(err instanceof Interrupted) && !endsWithResume(err) && err !== pipeline.recordFailure) {
       const gaveUp = err instanceof CliError && (err.kind === 'network' || err.kind === 'rate_limited') && health.tried;
@@ -227,6 +229,27 @@ function resumeLine(inv: Invocation, opts: TailOptions, cursor: string | undefin
   const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
   const output = opts.outputFile === undefined ? [] : ['--output-file', opts.outputFile];
   return inv.paste(['events', 'tail', ...resume, ...filters, ...forwardingWords(opts.forward), ...output]);
+}
+
+/** The words a tail started again from a time keeps: where it keeps its cursor, what it shows and where it sends. */
+function restartWords(opts: TailOptions): string[] {
+  const file = opts.cursorFile === undefined ? [] : ['--cursor-file', opts.cursorFile];
+  const filters = opts.types.length > 0 ? ['--type', opts.types.join(',')] : [];
+  const output = opts.outputFile === undefined ? [] : ['--output-file', opts.outputFile];
+  return [...file, ...filters, ...forwardingWords(opts.forward), ...output];
+}
+
+/** Where the cursor the service refused came from: the line, the cursor file, or this tail's own stream. */
+function cursorOrigin(opts: TailOptions, start: string | undefined, cursor: string | undefined): string {
+  if (cursor !== start) return "this tail's own stream (the last position it reached)";
+  // The same order as the tail's start: --from, else --since, else the cursor file.
+  if (opts.from !== undefined) return '--from';
+  if (opts.fromTimestamp !== undefined) return '--since';
+  return opts.cursorFile === undefined ? 'the start of the stream' : `the cursor file ${opts.cursorFile}`;
+}
+
+function isCursorRefusal(err: unknown): err is CliError {
+  return err instanceof CliError && (err.reason === 'cursor_expired' || err.reason === 'invalid_cursor');
 }
 
 function isCursorFileFailure(err: unknown): err is CliError {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
+import { keyringEntryRemoval } from '../../cli/hints.js';
 import type { Invocation } from '../../cli/host.js';
-import type { AssertionAlgorithm, ClientCredential } from '../../config/credentials.js';
+import { type AssertionAlgorithm, type ClientCredential, variablesOverriding } from '../../config/credentials.js';
 import type { LockContext } from '../../config/file-lock.js';
 import { withoutTrailingLineBreak } from '../../config/line-break.js';
 import { profilesFile } from '../../config/paths.js';
@@ -11,6 +12,7 @@ import {
   hasProfileEntry,
   type Profile,
   profileNamed,
+  profileNotFound,
   readProfiles,
   replaceProfile,
   saveProfile,
@@ -18,7 +20,7 @@ import {
   validateProfileName,
 } from '../../config/profile-store.js';
 import { secretFlagWarning } from '../../config/secret-flag.js';
-import { KeyringSecrets, KeyringUnavailable, storeSecret } from '../../config/secret-store.js';
+import { KeyringSecrets, KeyringUnavailable, keyringService, storeSecret } from '../../config/secret-store.js';
 import { parseOrigin } from '../../config/tenant.js';
 import { interruption, UsageError } from '../../errors.js';
 import { cell, type TableSpec } from '../../render/table-model.js';
@@ -96,12 +98,21 @@ export async function runProfilesAdd(inv: Invocation, command: AddCommand): Prom
     inv.io.notice(`Verified: the token service issued a token with ${token.scopes.length} scope(s).`);
   }
   const before = profileNamed(readProfiles(dir), name);
+  /** Where the secret went, unless the warning about a missing keyring said it already. */
+  let secretWent = '';
   if (credential.kind === 'secret') {
-    const { fields } = storeSecret(dir, inv.ctx.env, name, credential.secret, {
+    let warned = false;
+    const { fields, store } = storeSecret(dir, inv.ctx.env, name, credential.secret, {
       insecure: opts.insecureStorage === true,
-      notice: (line) => inv.io.warn(line),
+      notice: (line) => {
+        warned = true;
+        inv.io.warn(line);
+      },
     });
     Object.assign(profile, fields);
+    if (!warned) {
+      secretWent = ` The client secret is stored in ${store.where}${store.location === 'file' ? ' (mode 0600)' : ''}.`;
+    }
   } else {
     Object.assign(profile, { clientAssertionKey: credential.keyFile, clientAssertionAlg: credential.algorithm });
   }
@@ -110,7 +121,7 @@ export async function runProfilesAdd(inv: Invocation, command: AddCommand): Prom
   if (before?.clientSecretIn === 'keyring' && profile.clientSecretIn !== 'keyring') forgetKeyringSecret(inv, name);
   const current = readProfiles(dir).current === name;
   inv.io.notice(
-    `${existed ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.`,
+    `${existed ? 'Updated' : 'Saved'} profile '${name}' for ${origin} (client ${profile.clientId})${current ? '; it is the current profile' : ''}.${secretWent}`,
   );
 }
 
@@ -120,7 +131,10 @@ function forgetKeyringSecret(inv: Invocation, name: string): void {
     new KeyringSecrets(inv.services.configDir, inv.ctx.env).remove(name);
   } catch (err) {
     if (!(err instanceof KeyringUnavailable)) throw err;
-    inv.io.warn(`the client secret of profile '${name}' may still be in the OS keyring: ${err.message}`);
+    const removal = keyringEntryRemoval(keyringService(inv.services.configDir), name);
+    inv.io.warn(
+      `the client secret of profile '${name}' is still in the OS keyring (${err.message}): remove it with \`${removal}\``,
+    );
   }
 }
 
@@ -215,10 +229,11 @@ function requireProfile(inv: Invocation, name: string): Profile {
   const store = readProfiles(inv.services.configDir);
   const profile = profileNamed(store, name);
   if (!profile) {
-    const known = Object.keys(store.profiles);
-    throw new UsageError(
-      `no profile named '${name}' in ${inv.services.configDir}`,
-      known.length ? `known profiles: ${known.join(', ')}` : 'add one with `svcadm profiles add`',
+    throw profileNotFound(
+      name,
+      Object.keys(store.profiles),
+      inv.services.configDir,
+      'add one with `svcadm profiles add`',
     );
   }
   return profile;
@@ -228,6 +243,14 @@ export async function runProfilesUse(inv: Invocation, name: string): Promise<voi
   requireProfile(inv, name);
   await setCurrentProfile(inv.services.configDir, storeLock(inv), name);
   inv.io.notice(`Now using profile '${name}'.`);
+  const overriding = variablesOverriding(inv.ctx.env, name);
+  // A warning, but not under -q: a quiet run prints nothing it was not asked for (every-command smoke).
+  if (overriding.length > 0 && !inv.globals.quiet) {
+    const verb = overriding.length === 1 ? 'overrides' : 'override';
+    inv.io.warn(
+      `${overriding.join(', ')} in the environment ${verb} profile '${name}': \`unset ${overriding.join(' ')}\` to use it`,
+    );
+  }
 }
 
 export async function runProfilesShow(inv: Invocation, name: string | undefined): Promise<void> {
