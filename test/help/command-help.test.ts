@@ -90,6 +90,7 @@ describe('help piped', () => {
         '  0 ok, 1 bug, 2 usage, 3 auth, 4 forbidden, 5 not found,',
         '  6 rate limited, 7 network/5xx/malformed answer,',
         '  8 rejected by the service,',
+        '  9 some tenants failed (--profiles),',
         '  74 output could not be written,',
         '  130 interrupted (Ctrl-C),',
         '  129/143 stopped (SIGHUP/SIGTERM)',

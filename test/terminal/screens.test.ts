@@ -30,8 +30,8 @@ async function open(args: string[], columns: number, rows = 50, env: Record<stri
 }
 
 /** Runs a one-shot command to its end: its exit code and last screen. */
-async function shot(args: string[], columns: number): Promise<{ code: number; screen: string }> {
-  const terminal = await open(args, columns);
+async function shot(args: string[], columns: number, rows?: number): Promise<{ code: number; screen: string }> {
+  const terminal = await open(args, columns, rows);
   try {
     const code = await terminal.exited();
     return { code, screen: screen(await terminal.screen()) };
@@ -129,7 +129,8 @@ write:orders  Orders API     https://orders.example.com/api     direct, role Ord
 describe.skipIf(tmux.missing)(tmux.title('help of a command'), () => {
   // Its own options and examples, one line for the global options, no word broken; examples go on with \\.
   it('at 60 columns', async () => {
-    expect(await shot(['users', 'permissions', '--help'], 60)).toEqual({
+    // 60 rows: the whole page, taller than 50 at this width, is on the screen.
+    expect(await shot(['users', 'permissions', '--help'], 60, 60)).toEqual({
       code: 0,
       screen: `
 Usage: svcadm users permissions [options] <user-id>
