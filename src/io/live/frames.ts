@@ -45,6 +45,14 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
   }
 }
 
+/**
+ * A frame cut to one line short of the screen: a frame as tall as the screen could not be drawn over in place
+ * (the terminal scrolls it), and the view never clears the screen to draw one (docs/decisions/2026-11-25-live-view-never-clears.md).
+ */
+export function withinScreen(lines: readonly string[], rows: number): readonly string[] {
+  return lines.length < rows ? lines : lines.slice(0, Math.max(0, rows - 1));
+}
+
 /** The count of each event type, for the last lines: `  3  user.created`. */
 export function countLines(counts: ReadonlyArray<readonly [string, number]>, columns: number): string[] {
   const width = Math.max(1, ...counts.map(([, n]) => groupedCount(n).length));
@@ -69,7 +77,7 @@ export function payloadLines(entry: LiveEntry<unknown> | undefined): string[] {
  */
 export function inspectorLines(s: LiveSnapshot<unknown>, payload: readonly string[], color: boolean): string[] {
   const room = s.columns - 1;
-  const height = Math.max(4, s.rows - 1);
+  const height = Math.max(1, s.rows - 1);
   const n = s.ring.length;
   const title = fitParts([`event ${s.selected + 1} of ${n}`, '↑/↓ select', 'PgUp/PgDn scroll', 'Esc back'], room);
   const listHeight = Math.min(n, Math.max(1, Math.floor((height - 2) / 3)));
