@@ -2,9 +2,12 @@ import { paint } from '../../render/color.js';
 import { colorJson, jsonDocument } from '../../render/json.js';
 import { groupedCount } from '../../render/progress-text.js';
 import { clip, displayWidth } from '../../render/text-width.js';
+import { neutralize } from '../../text/sanitize.js';
 import type { LiveEntry, LiveSnapshot } from './model.js';
 
 const SEPARATOR = ' · ';
+/** A type or filter in the footer is cut, at the least, to this many columns. */
+const TYPE_MIN = 20;
 
 /** Pieces joined by ` · `, each whole or not at all, within `room` columns: the footer never wraps. */
 export function fitParts(parts: readonly string[], room: number): string {
@@ -22,13 +25,16 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
   const room = s.columns - 1;
   switch (s.mode) {
     case 'filter':
-      return clip(`/${s.draft}▏ Enter apply · Esc clear`, room);
+      // Typed or pasted, the text is shown as the service's is: a control or a bidi override escaped, never run.
+      return clip(`/${neutralize(s.draft)}▏ Enter apply · Esc clear`, room);
     case 'types': {
-      const type = s.types[s.pick] ?? '';
-      return fitParts(
-        [`type ${type} (${s.pick + 1}/${s.types.length})`, '←/→ choose', 'Enter only this', 'Esc all'],
-        room,
-      );
+      const keys = ['←/→ choose', 'Enter only this', 'Esc all'];
+      const count = ` (${s.pick + 1}/${s.types.length})`;
+      // The service names types: one too long is cut so that the keys still show (to TYPE_MIN at the least).
+      const typeRoom =
+        room - 'type '.length - count.length - displayWidth(keys.map((k) => `${SEPARATOR}${k}`).join(''));
+      const type = clip(s.types[s.pick] ?? '', Math.max(TYPE_MIN, typeRoom));
+      return fitParts([`type ${type}${count}`, ...keys], room);
     }
     default: {
       const parts: string[] = [];
@@ -36,8 +42,10 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
         parts.push(`paused: ${groupedCount(s.held)} held`);
         if (s.dropped > 0) parts.push(`${groupedCount(s.dropped)} not shown`);
       }
-      if (s.filter !== '') parts.push(`filter "${s.filter}"`);
-      if (s.type !== undefined) parts.push(`only ${s.type}`);
+      // What is in force takes at most half the line each, so that the keys still show.
+      const half = Math.max(TYPE_MIN, Math.floor(room / 2));
+      if (s.filter !== '') parts.push(clip(`filter "${neutralize(s.filter)}"`, half));
+      if (s.type !== undefined) parts.push(clip(`only ${s.type}`, half));
       if (s.filter !== '' || s.type !== undefined) parts.push('Esc clear');
       parts.push(s.paused ? 'p resume' : 'p pause', '/ filter', 't type', 'i inspect', 'q quit');
       return fitParts(parts, room);
