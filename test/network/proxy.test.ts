@@ -235,6 +235,19 @@ describe('a proxy that accepts and never answers CONNECT', () => {
     expect(r).toEqual({ code: 143, stdout: '', stderr: 'svcadm: terminated\n' });
   });
 
+  it('events tail --duration ends the tunnel of the stream itself (a given token): exit 7, down since the start', async () => {
+    const clock = new VirtualClock(Date.parse('2026-11-25T12:00:00Z'));
+    const via = await silent(() => clock.advance(5000));
+    const r = await runCli(['events', 'tail', '--duration', '5s', '--since', '1h', '-o', 'ndjson'], {
+      env: { SVCADM_DOMAIN: `https://${NAME}`, SVCADM_TOKEN: ACCESS_TOKEN, HTTPS_PROXY: `http://${via.address}` },
+      clock,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('the event stream has been down since 2026-11-25T12:00:00Z, never connected');
+    expect(via.connects()).toBe(1);
+  });
+
   it('events tail --duration ends the tunnel of the token request: exit 7, down since the start', async () => {
     const clock = new VirtualClock(Date.parse('2026-11-25T12:00:00Z'));
     const via = await silent(() => clock.advance(5000));
