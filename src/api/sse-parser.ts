@@ -23,6 +23,11 @@ export interface SseHandlers {
   message(message: SseMessage): void;
   /** A `retry:` field: the reconnection time the server asks for, in milliseconds. */
   retry(ms: number): void;
+  /**
+   * Asked after each line: once true, `feed` reads no further and returns the index after that line. What follows a
+   * stop (a line past the bounds, say) is never read, so it cannot fail the stream that stopped.
+   */
+  stop?(): boolean;
 }
 
 /** The stream broke one of the bounds: the connection should be dropped. */
@@ -130,6 +135,7 @@ export class SseParser {
         else if (chunk[end + 1] === LF) end++;
       }
       start = end + 1;
+      if (this.#handlers.stop?.()) return skipped + start;
     }
     if (start < chunk.length) {
       this.#checkLine(this.#pendingBytes + chunk.length - start);

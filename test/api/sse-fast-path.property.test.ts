@@ -855,6 +855,14 @@ describe('what the property test found', () => {
     }
   });
 
+  it('reads no line past a stop: a line over the bound after it does not fail the stream (seed 0x281608, case 5130)', async () => {
+    // The blank line ends in CRLF, so `feed(…, true)` did not return at it: the parser read on into the long line.
+    const text = `data: \r\n\r\ndata: "${'h'.repeat(SSE_MAX_LINE_BYTES)}\n\n`;
+    for (const create of [createSseFramer, await framerWithoutWasm()]) {
+      expect(stopped(create, text, 1)).toEqual([undefined]);
+    }
+  });
+
   const parse = (chunks: readonly string[]) => byParser(chunks.map((chunk) => Buffer.from(chunk, 'latin1')));
 
   it('SseParser drops a byte order mark cut in two or three, as one in one piece; a start that only looks like one stays', () => {
