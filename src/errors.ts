@@ -339,6 +339,8 @@ const LOCAL_ERROR_CODES = {
   timeout: 'no answer within --timeout',
   malformed_answer: 'the answer is not what the interface sends',
   list_changed: 'a list came back with fewer items than it announced (it changed while paging)',
+  list_too_long:
+    '--all in json, yaml, a table or with --query: the list is past what svcadm holds to print it whole (100,000 items or 24 MB)',
   plain_http: 'TLS was spoken to a server that speaks plain HTTP',
   forward_failed: 'the app at --forward-to did not acknowledge an event within --forward-attempts (exit 7)',
   forward_rejected: 'the app at --forward-to rejected an event, which is not retried (exit 8)',

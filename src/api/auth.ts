@@ -22,7 +22,11 @@ export interface TokenInfo {
 export interface TokenSource {
   /** Whether a refused token can be replaced by a new one. */
   readonly refreshable: boolean;
-  current(): Promise<TokenInfo>;
+  /**
+   * The token to send. With `signal`, the wait for one ends when it aborts (rejecting with its reason); a token
+   * request nobody waits for any more is ended too.
+   */
+  current(signal?: AbortSignal): Promise<TokenInfo>;
   /** A token fetched now, whatever is cached (`auth status --check`); a given token is what it is. */
   fresh(): Promise<TokenInfo>;
   /** Forgets a token the interface refused, so the next `current()` fetches a new one. */
@@ -64,10 +68,18 @@ export class GivenToken implements TokenSource {
  * Client-credentials tokens, cached on disk per (token URL, client id, audience) until shortly before expiry, and
  * only for the secret or key that obtained them. Concurrent callers share one in-flight token request.
  */
+/** A token request under way, shared by every caller that waits for it; ended once none of them waits any more. */
+interface SharedRequest {
+  token: Promise<TokenInfo>;
+  stop: AbortController;
+  /** Callers still waiting; a caller without a signal never stops waiting. */
+  waiting: number;
+}
+
 export class ClientCredentialsTokens implements TokenSource {
   readonly refreshable = true;
   #memory: TokenInfo | undefined;
-  #inflight: Promise<TokenInfo> | undefined;
+  #inflight: SharedRequest | undefined;
   readonly #key: string;
   readonly #proof: ClientProof;
 
@@ -96,15 +108,39 @@ export class ClientCredentialsTokens implements TokenSource {
     return token;
   }
 
-  async current(): Promise<TokenInfo> {
+  async current(signal?: AbortSignal): Promise<TokenInfo> {
     const now = this.http.settings.clock.now();
     if (this.#memory?.expiresAt && this.#memory.expiresAt - EXPIRY_MARGIN_MS > now) return this.#memory;
+    signal?.throwIfAborted();
     if (!this.#inflight) {
-      this.#inflight = this.#load().finally(() => {
-        this.#inflight = undefined;
-      });
+      const stop = new AbortController();
+      const shared: SharedRequest = {
+        token: this.#load(stop.signal).finally(() => {
+          if (this.#inflight === shared) this.#inflight = undefined;
+        }),
+        stop,
+        waiting: 0,
+      };
+      this.#inflight = shared;
     }
-    return this.#inflight;
+    const shared = this.#inflight;
+    shared.waiting++;
+    if (!signal) return shared.token;
+    let onAbort = () => {};
+    const given = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        reject(signal.reason);
+        if (--shared.waiting > 0) return;
+        shared.stop.abort(signal.reason);
+        if (this.#inflight === shared) this.#inflight = undefined;
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([shared.token, given]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   async invalidate(accessToken: string): Promise<void> {
@@ -113,16 +149,16 @@ export class ClientCredentialsTokens implements TokenSource {
     await this.#persist(undefined);
   }
 
-  async #load(): Promise<TokenInfo> {
+  async #load(signal?: AbortSignal): Promise<TokenInfo> {
     const cached = this.#fromCache();
     if (cached) return cached;
     const { clock } = this.http.settings;
-    const lock = { clock, sleep: (ms: number) => this.http.sleep(ms), trace: this.trace };
+    const lock = { clock, sleep: (ms: number) => this.http.sleep(ms, signal), trace: this.trace };
     return withTokenLock(this.cacheDir, this.#key, lock, async () => {
       // Another process may have cached one while this one waited for the lock.
       const shared = this.#fromCache();
       if (shared) return shared;
-      const fresh = await this.#request();
+      const fresh = await this.#request(signal);
       this.onSecret(fresh.accessToken);
       this.#memory = fresh;
       await this.#persist(fresh);
@@ -146,7 +182,7 @@ export class ClientCredentialsTokens implements TokenSource {
     return this.#memory;
   }
 
-  async #request(): Promise<TokenInfo> {
+  async #request(signal?: AbortSignal): Promise<TokenInfo> {
     const { tokenUrl, clientId, audience } = this.auth;
     const proof = await this.#proof.fields();
     const assertion = proof.client_assertion;
@@ -159,6 +195,7 @@ export class ClientCredentialsTokens implements TokenSource {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
       retry: 'token',
+      ...(signal ? { signal } : {}),
       traceBody: `grant_type=client_credentials client_id=${clientId} ${this.#proof.traceText} audience=${audience}`,
     });
     if (res.status < 200 || res.status >= 300) {

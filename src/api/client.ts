@@ -81,6 +81,7 @@ export class ApiClient {
       (authorization) =>
         this.http.open({ method: 'GET', url, headers: { ...headers, authorization }, retry: 'read' }, signal),
       mayRefresh,
+      signal,
     );
   }
 
@@ -92,14 +93,18 @@ export class ApiClient {
       body?: string;
       stream?: { destroy(): void };
     },
-  >(attempt: (authorization: string) => Promise<R>, mayRefresh: () => boolean = () => true): Promise<R> {
-    let token = (await this.tokens.current()).accessToken;
+  >(
+    attempt: (authorization: string) => Promise<R>,
+    mayRefresh: () => boolean = () => true,
+    signal?: AbortSignal,
+  ): Promise<R> {
+    let token = (await this.tokens.current(signal)).accessToken;
     let res = await attempt(`Bearer ${token}`);
     if (res.status === 401 && this.tokens.refreshable) {
       if (!mayRefresh()) return res;
       res.stream?.destroy();
       await this.tokens.invalidate(token);
-      token = (await this.tokens.current()).accessToken;
+      token = (await this.tokens.current(signal)).accessToken;
       res = await attempt(`Bearer ${token}`);
     }
     if (res.status === 401) {

@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, STATUS_CODES } from 'node:http';
 import type https from 'node:https';
-import type { Clock } from '../clock.js';
+import type { Socket } from 'node:net';
+import type { Clock, Timer } from '../clock.js';
 import { type ErrorDetails, interruption, NetworkError, UsageError } from '../errors.js';
 import { rateLimitSummary } from './headers.js';
 import { type ChosenProxy, type ProxyEnv, proxyFor } from './proxy.js';
@@ -39,6 +40,11 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Over the service's 1 MB: a request to someone else (the app of --forward-to) with a limit of its own. */
   maxRequestBytes?: number;
+  /**
+   * The caller's own stop besides Ctrl-C (`--duration`): it ends the attempt, the tunnel and the waits between
+   * retries, and the request rejects with its reason.
+   */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -230,13 +236,68 @@ function proxyHint(proxy: ChosenProxy, url: URL): string {
   return `check ${proxy.variable}, or add ${url.hostname} to NO_PROXY to reach it directly`;
 }
 
+/** The request option that ends a tunnel still waiting for the proxy's answer to CONNECT (`proxyAgent`). */
+const TUNNEL_STOP = 'svcadmTunnelStop';
+
+/** The proxy's silence, past the time limit: a transient failure that names the proxy and the tunnel's target. */
+function proxySilence(proxy: ChosenProxy, url: URL, ms: number): TransportFailure {
+  return new TransportFailure(
+    `the proxy ${proxy.display} (${proxy.variable}) did not answer CONNECT to ${url.hostname}:${url.port || 443} within ${ms / 1000}s`,
+    'TIMEOUT',
+    proxyHint(proxy, url),
+  );
+}
+
 /**
  * The agent that tunnels requests through `proxy` (CONNECT), loaded only when a proxy applies. svcadm speaks plain
  * http only to loopback hosts, which never go through a proxy, so in practice every proxied target is https.
+ *
+ * node:http cannot end a request whose socket the agent has not handed over yet (`destroy` waits for it), and
+ * https-proxy-agent waits for the proxy's answer without a limit: a proxy that accepts and never answers would hold
+ * the request, and svcadm, forever. So each tunnel is given the request's stop (TUNNEL_STOP): it ends the wait and
+ * closes the connection to the proxy.
  */
 async function proxyAgent(proxy: URL): Promise<http.Agent> {
   const { HttpsProxyAgent } = await import('https-proxy-agent');
-  return new HttpsProxyAgent(proxy, { keepAlive: true });
+  type ConnectOptions = Parameters<InstanceType<typeof HttpsProxyAgent>['connect']>[1];
+  class StoppableTunnels extends HttpsProxyAgent<string> {
+    override async connect(req: http.ClientRequest, opts: ConnectOptions) {
+      const stop = (opts as ConnectOptions & { [TUNNEL_STOP]?: AbortSignal })[TUNNEL_STOP];
+      if (!stop) return super.connect(req, opts);
+      stop.throwIfAborted();
+      // The connection to the proxy is opened at once (before the agent's first await), with these options: for the
+      // time of that call they carry a signal that destroys it.
+      const own = new AbortController();
+      const shared = this.connectOpts;
+      this.connectOpts = { ...shared, signal: own.signal };
+      let tunnel: Promise<Socket>;
+      try {
+        tunnel = super.connect(req, opts);
+      } finally {
+        this.connectOpts = shared;
+      }
+      let onStop = () => {};
+      const stopped = new Promise<never>((_, reject) => {
+        onStop = () => {
+          own.abort(stop.reason);
+          reject(stop.reason);
+        };
+        stop.addEventListener('abort', onStop, { once: true });
+      });
+      try {
+        return await Promise.race([tunnel, stopped]);
+      } finally {
+        stop.removeEventListener('abort', onStop);
+        // A tunnel that opens after all is closed: nobody will use it.
+        if (stop.aborted)
+          void tunnel.then(
+            (socket) => socket.destroy(),
+            () => {},
+          );
+      }
+    }
+  }
+  return new StoppableTunnels(proxy.href, { keepAlive: true });
 }
 
 /** How one request leaves: the agent, and the proxy it goes through if any. */
@@ -304,6 +365,7 @@ export class HttpClient {
     const route = await this.#route(req);
     const via = viaText(route);
     for (let attempt = 0; ; attempt++) {
+      req.signal?.throwIfAborted();
       const started = clock.now();
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
@@ -336,7 +398,7 @@ export class HttpClient {
         announce: announcesWait(verdict, wait),
       };
       (req.onRetry ?? this.#settings.onRetry)?.(notice);
-      await this.sleep(wait);
+      await this.sleep(wait, req.signal);
     }
   }
 
@@ -346,7 +408,7 @@ export class HttpClient {
     const route = await this.#route(req);
     const started = clock.now();
     return new Promise<StreamResponse>((resolve, reject) => {
-      const request = this.#start(req, route, signal, reject, (res) => {
+      const { request, timer } = this.#start(req, route, signal, reject, (res) => {
         timer.cancel();
         const head = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
         this.#trace(
@@ -358,7 +420,6 @@ export class HttpClient {
         }
         readBody(res, req.url).then((body) => resolve({ ...head, body }), reject);
       });
-      const timer = this.#timeLimit(request, req.url, req.timeoutMs);
       request.end();
     }).catch((err: unknown) => {
       if (err instanceof TransportFailure) throw err.toNetworkError();
@@ -366,23 +427,39 @@ export class HttpClient {
     });
   }
 
-  /** Waits, unless Ctrl-C comes first. */
-  async sleep(ms: number): Promise<void> {
+  /** Waits, unless Ctrl-C (or the caller's `signal`, rejecting with its reason) comes first. */
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const { interrupt } = this.#settings;
-    await this.#settings.clock.sleep(ms, interrupt);
+    await this.#settings.clock.sleep(ms, signal ? AbortSignal.any([interrupt, signal]) : interrupt);
     if (interrupt.aborted) throw interruption(interrupt);
+    signal?.throwIfAborted();
   }
 
-  #timeLimit(request: http.ClientRequest, url: URL, timeoutMs = this.#settings.timeoutMs) {
+  /**
+   * The per-attempt time limit: it ends the request, and a tunnel the proxy has not answered yet (named as the
+   * proxy's silence, not the tenant's).
+   */
+  #timeLimit(
+    request: http.ClientRequest,
+    url: URL,
+    route: Route,
+    tunnel: AbortController | undefined,
+    timeoutMs = this.#settings.timeoutMs,
+  ) {
     const { clock } = this.#settings;
-    const timer = clock.setTimeout(() => request.destroy(timeoutFailure(url, timeoutMs)), timeoutMs);
+    const timer = clock.setTimeout(() => {
+      const { proxy } = route;
+      const failure = proxy && !request.socket ? proxySilence(proxy, url, timeoutMs) : timeoutFailure(url, timeoutMs);
+      tunnel?.abort(failure);
+      request.destroy(failure);
+    }, timeoutMs);
     request.on('close', () => timer.cancel());
     return timer;
   }
 
   #exchange(req: HttpRequest, route: Route): Promise<Omit<HttpResponse, 'retries'>> {
     return new Promise((resolve, reject) => {
-      const request = this.#start(req, route, undefined, reject, (res) => {
+      const { request } = this.#start(req, route, req.signal, reject, (res) => {
         if (req.statusOnly) {
           const answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
           drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => resolve({ ...answer, body: '' }));
@@ -395,7 +472,6 @@ export class HttpClient {
             reject(err instanceof TransportFailure ? err : describeFailure(err as NodeJS.ErrnoException, req.url)),
         );
       });
-      this.#timeLimit(request, req.url, req.timeoutMs);
       request.end(req.body);
     });
   }
@@ -406,16 +482,19 @@ export class HttpClient {
     signal: AbortSignal | undefined,
     reject: (err: unknown) => void,
     onResponse: (res: IncomingMessage) => void,
-  ): http.ClientRequest {
+  ): { request: http.ClientRequest; timer: Timer } {
     const isHttps = req.url.protocol === 'https:';
     const headers: Record<string, string> = { 'user-agent': this.#settings.userAgent, ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const abort = signal ? AbortSignal.any([signal, this.#settings.interrupt]) : this.#settings.interrupt;
     const { proxy } = route;
+    // Ended by the time limit, or by whatever ends the request (Ctrl-C, the caller's signal).
+    const tunnel = proxy ? new AbortController() : undefined;
+    const tunnelStop = tunnel ? { [TUNNEL_STOP]: AbortSignal.any([tunnel.signal, abort]) } : {};
     let answered = false;
     const request = (isHttps ? httpsModule() : http).request(
       req.url,
-      { method: req.method, headers, agent: route.agent, signal: abort },
+      { method: req.method, headers, agent: route.agent, signal: abort, ...tunnelStop },
       (res) => {
         answered = true;
         req.onWire?.('answered');
@@ -448,7 +527,7 @@ export class HttpClient {
       else if (err.name === 'AbortError') reject(err);
       else reject((proxy && describeProxyFailure(err, proxy, req.url)) || describeFailure(err, req.url));
     });
-    return request;
+    return { request, timer: this.#timeLimit(request, req.url, route, tunnel, req.timeoutMs) };
   }
 
   #traceExchange(req: HttpRequest, res: Omit<HttpResponse, 'retries'>, started: number, via: string): void {

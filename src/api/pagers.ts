@@ -9,7 +9,7 @@ import {
   permissionItems,
   type RateLimitPoliciesQuery,
 } from './endpoints.js';
-import { type CheckpointPage, checkpointPages, deduplicator, offsetList } from './paginate.js';
+import { type CheckpointPage, checkpointPages, offsetList } from './paginate.js';
 
 /** One page of an `--all` listing: the items not seen before, and how far the list has got. */
 export interface PagerPage<T> {
@@ -114,10 +114,9 @@ async function* checkpointList<T>(
   fetchPage: (from: string | undefined) => Promise<CheckpointPage<T>>,
   key: (item: T) => string,
 ): AsyncGenerator<PagerPage<T>> {
-  const unique = deduplicator<T>(key);
   let fetched = 0;
-  for await (const page of checkpointPages(fetchPage)) {
-    fetched += page.items.length;
-    yield { items: unique(page.items), fetched };
+  for await (const page of checkpointPages(fetchPage, { key })) {
+    fetched += page.received;
+    yield { items: page.items, fetched };
   }
 }

@@ -21,28 +21,37 @@ export interface CheckpointPage<T> extends Page<T> {
  */
 export const MAX_BARREN_PAGES = 3;
 
+/** A checkpoint page as `checkpointPages` yields it: only the items not seen before, and how many came. */
+export interface FreshCheckpointPage<T> extends CheckpointPage<T> {
+  /** Items the page carried, repeats included. */
+  received: number;
+}
+
 /**
- * Follows `next` (passed back unmodified as `from`) while it is present and non-empty. A checkpoint the service
- * already gave is remembered by fingerprint, not kept, so a long listing stays small.
+ * Follows `next` (passed back unmodified as `from`) while it is present and non-empty, passing each item once (by
+ * `key`). A checkpoint the service already gave is remembered by fingerprint, not kept, so a long listing stays
+ * small; MAX_BARREN_PAGES pages in a row with no item not seen before end the listing, however new their checkpoints.
  */
 export async function* checkpointPages<T>(
   fetchPage: (from: string | undefined) => Promise<CheckpointPage<T>>,
-  from?: string,
-): AsyncGenerator<CheckpointPage<T>> {
-  let cursor = from;
+  options: { key: (item: T) => string; from?: string | undefined },
+): AsyncGenerator<FreshCheckpointPage<T>> {
+  let cursor = options.from;
   const seen = new FingerprintSet();
+  const unique = deduplicator(options.key);
   let barren = 0;
   for (;;) {
     const page = await fetchPage(cursor);
-    yield page;
+    const items = unique(page.items);
+    yield { ...page, items, received: page.items.length };
     const next = page.next;
     if (next === undefined || next === '') return;
     // A service that hands back a checkpoint it already gave would otherwise be followed forever.
     if (!seen.add(next))
       throw new NetworkError('the service returned the same pagination checkpoint twice', { code: 'malformed_answer' });
-    barren = page.items.length === 0 ? barren + 1 : 0;
+    barren = items.length === 0 ? barren + 1 : 0;
     if (barren >= MAX_BARREN_PAGES) {
-      throw malformedAnswer(`${barren} empty pages in a row, each with a new checkpoint`);
+      throw malformedAnswer(`${barren} pages in a row with nothing new, each with a new checkpoint`);
     }
     cursor = next;
   }

@@ -7,13 +7,7 @@ import type { HttpMethod, HttpRequest, RetryPolicy } from './http.js';
 import { MAX_JSON_DEPTH, malformedAnswer, nestsDeeperThan } from './json-answer.js';
 import { writeOverride } from './method-override.js';
 import type { PagerPage } from './pagers.js';
-import {
-  checkpointPages,
-  deduplicator,
-  OFFSET_CONCURRENCY_DEFAULT,
-  type OffsetAnswer,
-  offsetList,
-} from './paginate.js';
+import { checkpointPages, OFFSET_CONCURRENCY_DEFAULT, type OffsetAnswer, offsetList } from './paginate.js';
 import { displayPath } from './request-path.js';
 
 /** One call of `svcadm api`, ready to send. */
@@ -209,18 +203,20 @@ async function* checkpointList(
   req: PassthroughRequest,
   first?: PassthroughAnswer,
 ): AsyncGenerator<PagerPage<unknown>> {
-  const unique = deduplicator(itemKey);
   let pending = first;
   let fetched = 0;
-  const pages = checkpointPages(async (from) => {
-    const answer = pending ?? (await sendPassthrough(api, req, from === undefined ? {} : { from }));
-    pending = undefined;
-    const list = pageList(answer.body);
-    return { items: list.items, headers: answer.headers, next: list.next };
-  });
+  const pages = checkpointPages(
+    async (from) => {
+      const answer = pending ?? (await sendPassthrough(api, req, from === undefined ? {} : { from }));
+      pending = undefined;
+      const list = pageList(answer.body);
+      return { items: list.items, headers: answer.headers, next: list.next };
+    },
+    { key: itemKey },
+  );
   for await (const page of pages) {
-    fetched += page.items.length;
-    yield { items: unique(page.items), fetched };
+    fetched += page.received;
+    yield { items: page.items, fetched };
   }
 }
 

@@ -25,7 +25,8 @@ export interface FramerOptions {
 
 export function createSseFramer(handlers: SseHandlers, stop: () => boolean, options: FramerOptions = {}): SseFramer {
   // `feed(…, true)` ends at a blank line ending in LF only: past one ending in CR, the parser goes on to the next
-  // messages of its bytes. None of them is handed over once `stop()` says so (test/api/sse-fast-path.property.test.ts).
+  // messages of its bytes. None of them is handed over once `stop()` says so, and the parser reads no line past it
+  // (a line over the bounds there would fail a stream that has stopped: test/api/sse-fast-path.property.test.ts).
   const parser = new SseParser({
     message(message) {
       if (!stop()) handlers.message(message);
@@ -33,6 +34,7 @@ export function createSseFramer(handlers: SseHandlers, stop: () => boolean, opti
     retry(ms) {
       if (!stop()) handlers.retry(ms);
     },
+    stop,
   });
   const wasm = frameModule();
   if (!wasm) {

@@ -23,6 +23,11 @@ export interface SseHandlers {
   message(message: SseMessage): void;
   /** A `retry:` field: the reconnection time the server asks for, in milliseconds. */
   retry(ms: number): void;
+  /**
+   * Asked after each line: once true, `feed` reads no further and returns the index after that line. What follows a
+   * stop (a line past the bounds, say) is never read, so it cannot fail the stream that stopped.
+   */
+  stop?(): boolean;
 }
 
 /** The stream broke one of the bounds: the connection should be dropped. */
@@ -39,6 +44,8 @@ const COLON = 0x3a;
 const SPACE = 0x20;
 const EMPTY = Buffer.alloc(0);
 const NEWLINE = Buffer.of(LF);
+/** UTF-8's byte order mark: dropped at the start of the stream, even when it comes in more than one chunk. */
+const BOM = Buffer.of(0xef, 0xbb, 0xbf);
 
 function fieldIs(line: Buffer, start: number, length: number, name: string): boolean {
   if (length !== name.length) return false;
@@ -63,7 +70,8 @@ export class SseParser {
   #id: string | undefined;
   /** The last chunk ended in CR: a LF starting the next one belongs to the same line end. */
   #afterCR = false;
-  #started = false;
+  /** Bytes of a byte order mark matched at the start of the stream so far; -1 once past the start. */
+  #bom = 0;
   #lastEventBytes = EMPTY;
   #lastEventName = '';
 
@@ -78,11 +86,26 @@ export class SseParser {
   feed(input: Buffer, untilMessageEnd = false): number | undefined {
     let chunk = input;
     let skipped = 0;
-    if (!this.#started) {
-      this.#started = chunk.length > 0;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-        chunk = chunk.subarray(3);
-        skipped = 3;
+    if (this.#bom >= 0 && chunk.length > 0) {
+      const before = this.#bom;
+      let k = 0;
+      while (this.#bom < BOM.length && k < chunk.length && chunk[k] === BOM[this.#bom]) {
+        this.#bom++;
+        k++;
+      }
+      if (this.#bom === BOM.length) {
+        chunk = chunk.subarray(k);
+        skipped = k;
+        this.#bom = -1;
+      } else if (k === chunk.length) {
+        return undefined; // all of it may be the start of a byte order mark: the next chunk tells
+      } else {
+        // Not a byte order mark after all: the bytes held for one (from earlier chunks) begin the first line.
+        this.#bom = -1;
+        if (before > 0) {
+          this.#pending.push(BOM.subarray(0, before));
+          this.#pendingBytes += before;
+        }
       }
     }
     let start = 0;
@@ -112,6 +135,7 @@ export class SseParser {
         else if (chunk[end + 1] === LF) end++;
       }
       start = end + 1;
+      if (this.#handlers.stop?.()) return skipped + start;
     }
     if (start < chunk.length) {
       this.#checkLine(this.#pendingBytes + chunk.length - start);

@@ -1,9 +1,9 @@
 import type { PagerPage } from '../api/pagers.js';
 import type { Clock } from '../clock.js';
-import { CliError, errorCodeOf, OutputError } from '../errors.js';
+import { CliError, errorCodeOf, NetworkError, OutputError } from '../errors.js';
 import type { Globals, OutputFormat } from '../global-options.js';
 import { colorJson, jsonDocument, jsonLine } from '../render/json.js';
-import { fetchedText } from '../render/progress-text.js';
+import { fetchedText, groupedCount } from '../render/progress-text.js';
 import type { Query } from '../render/query.js';
 import { rawText } from '../render/raw-text.js';
 import type { TableSpec } from '../render/table-model.js';
@@ -50,6 +50,22 @@ function moreResultsLine(more: MoreResults, printed: number, table: boolean): st
 }
 
 /** What was printed of a list that failed or was stopped part of the way, for the line on stderr. */
+/**
+ * What `--all` holds, at most, of a list it prints whole (json, yaml, a table, --query): past either bound the list is
+ * taken for one that never ends, and the run stops with exit 7 and nothing on stdout
+ * (docs/decisions/2026-11-25-all-held-bound.md). NDJSON streams, and is not bounded.
+ */
+export const ALL_HELD_MAX_ITEMS = 100_000;
+export const ALL_HELD_MAX_BYTES = 24 * 1024 * 1024;
+
+function listTooLong(): NetworkError {
+  const bound = `${groupedCount(ALL_HELD_MAX_ITEMS)} items or ${ALL_HELD_MAX_BYTES / 1024 / 1024} MB`;
+  return new NetworkError(`the list is longer than svcadm holds to print it whole (${bound})`, {
+    hint: '-o ndjson prints a list of any length as it comes',
+    code: 'list_too_long',
+  });
+}
+
 function incompleteLine(printed: number, total: number | undefined): string {
   return `incomplete: printed ${printed}${total !== undefined ? ` of ${total}` : ', more existed'}`;
 }
@@ -156,19 +172,31 @@ export class Printer {
     let printed = 0;
     let total: number | undefined;
     let started = false;
+    /** What is held until the end, in items and in characters of its text (its JSON, for held items). */
+    let heldItems = 0;
+    let heldBytes = 0;
+    const holding = (items: number, bytes: number) => {
+      heldItems += items;
+      heldBytes += bytes;
+      if (heldItems > ALL_HELD_MAX_ITEMS || heldBytes > ALL_HELD_MAX_BYTES) throw listTooLong();
+    };
     try {
       for await (const page of pages) {
         started = true;
         total = page.total;
         progress.update(fetchedText(page.fetched, page.total));
         if (page.items.length === 0) continue;
-        if (hold) held.push(...page.items);
-        else if (ndjson) {
+        if (hold) {
+          holding(page.items.length, JSON.stringify(page.items).length);
+          held.push(...page.items);
+        } else if (ndjson) {
           await this.#lines(page.items);
           printed += page.items.length;
         } else if (yaml) {
           count += page.items.length;
-          document.push(page.items.map((item) => yaml.yamlSequenceEntry(item)).join(''));
+          const text = page.items.map((item) => yaml.yamlSequenceEntry(item)).join('');
+          holding(page.items.length, text.length);
+          document.push(text);
         } else {
           let text = '';
           for (const item of page.items) {
@@ -176,7 +204,9 @@ export class Printer {
             text += `${count === 0 ? '[\n  ' : ',\n  '}${element}`;
             count++;
           }
-          document.push(this.#paintJson(escapeJsonText(text)));
+          const painted = this.#paintJson(escapeJsonText(text));
+          holding(page.items.length, painted.length);
+          document.push(painted);
         }
       }
     } catch (err) {

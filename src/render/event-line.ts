@@ -154,7 +154,9 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
     const oneLine = TIME_WIDTH + GAP.length + typeWidth + GAP.length + idWidth + GAP.length + badge.length;
     if (room - oneLine >= SUMMARY_MIN) {
       const summary = clip(row.summary, room - oneLine - (badge === '' ? 0 : GAP.length));
-      const type = paint(typeCode, row.type, color) + padding(row.type, typeWidth);
+      // The service names types: one longer than the column is cut to it, so the columns after it stay in place.
+      const typeText = clip(row.type, typeWidth);
+      const type = paint(typeCode, typeText, color) + padding(typeText, typeWidth);
       const last = summary === '' && badge === '';
       const id = last ? paint('gray', row.id, color) : paint('gray', row.id, color) + padding(row.id, idWidth);
       return `${out}${time}${GAP}${type}${GAP}${id}${badged(summary)}\n`;

@@ -256,6 +256,8 @@ describe('nextWindow', () => {
 });
 
 describe('checkpointPages', () => {
+  const byValue = { key: (n: number) => String(n) };
+
   it('passes each `next` back unmodified as `from` until it is absent or empty', async () => {
     const froms: Array<string | undefined> = [];
     const pages: Record<string, CheckpointPage<number>> = {
@@ -267,7 +269,7 @@ describe('checkpointPages', () => {
       checkpointPages(async (from) => {
         froms.push(from);
         return pages[from ?? 'start'] as CheckpointPage<number>;
-      }),
+      }, byValue),
     );
     expect(items).toEqual([1, 2, 3]);
     expect(froms).toEqual([undefined, 'a+b/=', 'c']);
@@ -276,10 +278,13 @@ describe('checkpointPages', () => {
   it('starts at a given checkpoint and stops when `next` is missing', async () => {
     const froms: Array<string | undefined> = [];
     const items = await collect(
-      checkpointPages(async (from) => {
-        froms.push(from);
-        return { items: [7], headers: {}, next: undefined };
-      }, 'x'),
+      checkpointPages(
+        async (from) => {
+          froms.push(from);
+          return { items: [7], headers: {}, next: undefined };
+        },
+        { ...byValue, from: 'x' },
+      ),
     );
     expect(items).toEqual([7]);
     expect(froms).toEqual(['x']);
@@ -291,12 +296,29 @@ describe('checkpointPages', () => {
       checkpointPages(async () => {
         calls++;
         return { items: calls === 1 ? [1] : [], headers: {}, next: `c${calls}` };
-      }),
+      }, byValue),
     );
     await expect(run).rejects.toThrow(
-      'malformed answer from the service: 3 empty pages in a row, each with a new checkpoint',
+      'malformed answer from the service: 3 pages in a row with nothing new, each with a new checkpoint',
     );
     expect(calls).toBe(4);
+  });
+
+  it('stops after 3 pages in a row that bring only items already given, each with a new checkpoint', async () => {
+    let calls = 0;
+    const pages: number[][] = [];
+    const run = (async () => {
+      for await (const page of checkpointPages(async () => {
+        calls++;
+        return { items: calls === 2 ? [2, 1] : [1], headers: {}, next: `c${calls}` };
+      }, byValue))
+        pages.push(page.items);
+    })();
+    await expect(run).rejects.toThrow(
+      'malformed answer from the service: 3 pages in a row with nothing new, each with a new checkpoint',
+    );
+    expect(pages).toEqual([[1], [2], [], [], []]);
+    expect(calls).toBe(5);
   });
 
   it('refuses to loop on a checkpoint it was already given', async () => {
@@ -305,7 +327,7 @@ describe('checkpointPages', () => {
       checkpointPages(async () => {
         calls++;
         return { items: [calls], headers: {}, next: calls === 1 ? 'a' : calls === 2 ? 'b' : 'a' };
-      }),
+      }, byValue),
     );
     await expect(run).rejects.toThrow('the service returned the same pagination checkpoint twice');
     expect(calls).toBe(3);

@@ -256,6 +256,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'timeout',
       'malformed_answer',
       'list_changed',
+      'list_too_long',
       'plain_http',
       'forward_failed',
       'forward_rejected',

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { createProxy } from 'proxy';
 
 export interface SeenConnect {
@@ -47,6 +47,44 @@ export async function startProxy(
   return {
     address: `127.0.0.1:${(server.address() as AddressInfo).port}`,
     connects,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface SilentProxy {
+  /** `host:port` of the proxy. */
+  address: string;
+  /** CONNECT requests received so far. */
+  connects(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A proxy on 127.0.0.1:0 that accepts every connection, reads the CONNECT request and never answers it, nor closes:
+ * the tunnel hangs. `onConnect` is told of each CONNECT as it arrives (a test moves its virtual clock there).
+ */
+export async function startSilentProxy(onConnect: (count: number) => void = () => {}): Promise<SilentProxy> {
+  const sockets = new Set<Socket>();
+  let connects = 0;
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      const before = head.includes('\r\n\r\n');
+      head += chunk.toString('latin1');
+      if (!before && head.startsWith('CONNECT ') && head.includes('\r\n\r\n')) onConnect(++connects);
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    address: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connects: () => connects,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -14,6 +14,8 @@ function sh(word: string): string {
 export interface Terminal {
   /** The visible screen, trailing spaces and empty lines removed. */
   screen(): Promise<string>;
+  /** The pane's scrollback and screen together (`capture-pane -S -`), trailing spaces and empty lines removed. */
+  history(): Promise<string>;
   /** Polls the screen until `ready` holds (or fails after `timeoutMs` with the last screen). */
   /**
    * Polls the screen until `ready` holds; with `settledMs`, until it has held on an unchanged screen for that long
@@ -64,6 +66,10 @@ export async function openTerminal(
   };
   return {
     screen,
+    async history() {
+      const { stdout } = await tmux('capture-pane', '-p', '-S', '-');
+      return stdout.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
+    },
     async waitFor(ready, timeoutMs = 10_000, settledMs = 0) {
       const deadline = Date.now() + timeoutMs;
       let held: { text: string; since: number } | undefined;

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Interrupted } from '../../src/errors.js';
+import { VirtualClock } from '../helpers/clock.js';
 import { closeAfterEach } from '../helpers/close-after-each.js';
 import { POLICY } from '../helpers/fixture-tenant.js';
 import {
@@ -11,7 +13,7 @@ import {
   startHostileServer,
 } from '../helpers/hostile-server.js';
 import { refusedPort } from '../helpers/loopback-server.js';
-import { type RunningProxy, startProxy } from '../helpers/proxy-server.js';
+import { type RunningProxy, startProxy, startSilentProxy } from '../helpers/proxy-server.js';
 import { requireProgram } from '../helpers/requires.js';
 import { runBin, runCli } from '../helpers/run-cli.js';
 import { certificateFor, type NamedCertificate } from '../helpers/tls-name.js';
@@ -177,6 +179,85 @@ describe('a proxy that fails', () => {
       stdout: '',
       stderr: `svcadm: HTTPS_PROXY names a socks5 proxy; svcadm speaks to http:// and https:// proxies\n`,
     });
+  });
+});
+
+describe('a proxy that accepts and never answers CONNECT', () => {
+  const env = (address: string) => ({
+    SVCADM_DOMAIN: `https://${NAME}`,
+    SVCADM_CLIENT_ID: 'c',
+    SVCADM_CLIENT_SECRET: CLIENT_SECRET,
+    HTTPS_PROXY: `http://ada:s3cret-Pw@${address}`,
+  });
+  const hint = `check HTTPS_PROXY, or add ${NAME} to NO_PROXY to reach it directly`;
+
+  /** A silent proxy that calls `then(count)` at each CONNECT it receives (and leaves unanswered). */
+  async function silent(then: (count: number) => void) {
+    const via = await startSilentProxy(then);
+    closeAfterTest(via);
+    return via;
+  }
+
+  it('--timeout ends the tunnel: exit 7, naming the proxy as host:port, never its password', async () => {
+    const clock = new VirtualClock();
+    const via = await silent(() => clock.advance(5000));
+    const r = await runCli(['policies', 'get', 'rlp_1', '--timeout', '5s', '--max-retries', '0'], {
+      env: env(via.address),
+      clock,
+    });
+    expect(r).toEqual({
+      code: 7,
+      stdout: '',
+      stderr: `svcadm: the proxy ${via.address} (HTTPS_PROXY) did not answer CONNECT to ${NAME}:443 within 5s — raise --timeout; ${hint}\n`,
+    });
+    expect(via.connects()).toBe(1);
+  });
+
+  it('--max-retries: each retry opens a new tunnel, each ended by --timeout; then exit 7', async () => {
+    const clock = new VirtualClock();
+    const via = await silent(() => clock.advance(2000));
+    const r = await runCli(['policies', 'get', 'rlp_1', '--timeout', '2s', '--max-retries', '2'], {
+      env: env(via.address),
+      clock,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n').at(-2)).toBe(
+      `svcadm: the proxy ${via.address} (HTTPS_PROXY) did not answer CONNECT to ${NAME}:443 within 2s (after 2 retries) — raise --timeout; ${hint}`,
+    );
+    expect(via.connects()).toBe(3);
+  });
+
+  it('SIGTERM ends the tunnel: exit 143', async () => {
+    const interrupt = new AbortController();
+    const via = await silent(() => interrupt.abort(new Interrupted('SIGTERM')));
+    const r = await runCli(['policies', 'get', 'rlp_1'], { env: env(via.address), interrupt: interrupt.signal });
+    expect(r).toEqual({ code: 143, stdout: '', stderr: 'svcadm: terminated\n' });
+  });
+
+  it('events tail --duration ends the tunnel of the stream itself (a given token): exit 7, down since the start', async () => {
+    const clock = new VirtualClock(Date.parse('2026-11-25T12:00:00Z'));
+    const via = await silent(() => clock.advance(5000));
+    const r = await runCli(['events', 'tail', '--duration', '5s', '--since', '1h', '-o', 'ndjson'], {
+      env: { SVCADM_DOMAIN: `https://${NAME}`, SVCADM_TOKEN: ACCESS_TOKEN, HTTPS_PROXY: `http://${via.address}` },
+      clock,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('the event stream has been down since 2026-11-25T12:00:00Z, never connected');
+    expect(via.connects()).toBe(1);
+  });
+
+  it('events tail --duration ends the tunnel of the token request: exit 7, down since the start', async () => {
+    const clock = new VirtualClock(Date.parse('2026-11-25T12:00:00Z'));
+    const via = await silent(() => clock.advance(5000));
+    const r = await runCli(['events', 'tail', '--duration', '5s', '--since', '1h', '-o', 'ndjson'], {
+      env: env(via.address),
+      clock,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('the event stream has been down since 2026-11-25T12:00:00Z, never connected');
   });
 });
 

@@ -53,4 +53,18 @@ describe('event lines', () => {
       '11:00:00  organization.member.role.assigned\n          evt_AbCdEfGh00000001  ada@example.com (Ada Lovel…\n',
     );
   });
+
+  it('cut a type the service names longer than the column to the column, on one line or two, whatever the width', () => {
+    const format = eventLineFormatter({ color: false, typeWidth: 12, now: () => now });
+    const huge = `user.${'x'.repeat(100_000)}`;
+    expect(format({ ...row(huge, '2025-06-05T11:00:00Z'), summary: 'ada' }, 80)).toBe(
+      '── 2025-06-05 UTC (today) ──\n11:00:00  user.xxxxxx…  evt_AbCdEfGh00000001  ada\n',
+    );
+    expect(format({ ...row(huge, '2025-06-05T11:00:01Z'), summary: 'ada' }, Number.POSITIVE_INFINITY)).toBe(
+      '11:00:01  user.xxxxxx…  evt_AbCdEfGh00000001  ada\n',
+    );
+    expect(format({ ...row(huge, '2025-06-05T11:00:02Z'), summary: 'ada' }, 40)).toBe(
+      '11:00:02  user.xxxxxxxxxxxxxxxxxxxxxxx…\n          evt_AbCdEfGh00000001  ada\n',
+    );
+  });
 });

@@ -19,6 +19,13 @@ afterEach(async () => {
   closers = [];
 });
 
+/** 21 events of 21 new types: with the fixture's 4, a tail has seen 25 types. */
+const TYPES_25: readonly FixtureEvent[] = Array.from({ length: 21 }, (_, k) => [
+  `custom.type.${String(k + 1).padStart(2, '0')}`,
+  `2025-06-05T11:59:${String(30 + k).padStart(2, '0')}Z`,
+  { user_id: `db|t${k + 1}` },
+]);
+
 /** A tail in a terminal of `columns` x 16 against a fresh tenant: its screen is read as a person sees it. */
 async function tail(columns: number, rows = 16) {
   const tenant = await startFixtureTenant();
@@ -134,5 +141,50 @@ describe('events tail, the interactive view on a resize', () => {
     expect(await show((t) => laidOut(60)(t) && t.includes('          evt_AbCdEfGh00000004'))).toMatchSnapshot(
       'back at 60',
     );
+  });
+});
+
+describe('events tail, the interactive view never erases what the user saw', () => {
+  /**
+   * Every event's id line (once; after a resize, at least once: the last screenful is laid out again for the new
+   * size), each count line, then the resume line on a line of its own, in the pane's history.
+   */
+  const kept = (history: string, resized = false) => {
+    const lines = history.split('\n');
+    for (let n = 1; n <= 25; n++) {
+      const shown = lines.filter((l) => l.includes(`evt_AbCdEfGh${String(n).padStart(8, '0')}`)).length;
+      if (resized) expect(shown).toBeGreaterThanOrEqual(1);
+      else expect(shown).toBe(1);
+    }
+    const counts = lines.filter((l) => /^ {2}1 {2}\S/.test(l));
+    expect(counts).toHaveLength(25);
+    expect(lines.filter((l) => l.startsWith('■ stopped: q pressed · 25 events'))).toHaveLength(1);
+    expect(lines.at(-1)).toBe('resume with: svcadm -p demo events tail --from cur_0025');
+  };
+
+  it.each([
+    [80, 24],
+    [100, 6],
+  ])(
+    'q at %i x %i after 25 types: every line printed before is still in the history, the counts below it',
+    async (columns, rows) => {
+      const { tenant, terminal, show } = await tail(columns, rows);
+      await tenant.send(...TYPES_25);
+      await show((t) => t.includes('25 events'));
+      await terminal.keys('q');
+      expect(await terminal.exited()).toBe(0);
+      kept(await terminal.history());
+    },
+  );
+
+  it.each([4, 2])('a resize to %i rows, then q: nothing lost either', async (rows) => {
+    const { tenant, terminal, show } = await tail(80, 24);
+    await tenant.send(...TYPES_25);
+    await show((t) => t.includes('25 events'));
+    await terminal.resize(80, rows);
+    await show((t) => t.includes('25 events'));
+    await terminal.keys('q');
+    expect(await terminal.exited()).toBe(0);
+    kept(await terminal.history(), true);
   });
 });

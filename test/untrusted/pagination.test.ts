@@ -46,9 +46,22 @@ describe('pagination against a service that lies', () => {
       stdout: '',
       stderr:
         'incomplete: printed 0, more existed\n' +
-        'svcadm: malformed answer from the service: 3 empty pages in a row, each with a new checkpoint\n',
+        'svcadm: malformed answer from the service: 3 pages in a row with nothing new, each with a new checkpoint\n',
     });
     expect(server.apiRequests()).toHaveLength(3);
+  });
+
+  it('stops after 3 pages in a row that repeat the items already sent, each with a new checkpoint: exit 7', async () => {
+    const server = await hostile({ api: endlessCheckpoints([{ connection_id: 'c1' }, { connection_id: 'c2' }]) });
+    const r = await runCli(['provisionings', 'list', '--all', '-o', 'ndjson'], { env: server.env() });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('{"connection_id":"c1"}\n{"connection_id":"c2"}\n');
+    expect(r.stderr).toBe(
+      'incomplete: printed 2, more existed\n' +
+        '{"error":{"status":null,"code":"malformed_answer","message":"malformed answer from the service: 3 pages in a row with nothing new, each with a new checkpoint","exit_code":7}}\n',
+    );
+    // The first page, then the three that repeat it.
+    expect(server.apiRequests()).toHaveLength(4);
   });
 
   it('refuses a checkpoint that is not 1 to 1024 visible ASCII characters: exit 7, not followed', async () => {

@@ -108,3 +108,27 @@ describe('a token given with --token or SVCADM_TOKEN', () => {
     expect(server.requests).toEqual([]);
   });
 });
+
+describe('a token service that never answers', () => {
+  it('events tail --duration 5s ends at 5 s, the token request included: exit 7, down since the start', async () => {
+    const clock = new VirtualClock(Date.parse('2026-11-25T12:00:00Z'));
+    // The request arrives, and 5 s pass without an answer (the connection stays open, silent).
+    const server = await hostile({ token: () => clock.advance(5000) });
+    const r = await runCli(['events', 'tail', '--duration', '5s', '--since', '1h', '-o', 'ndjson'], {
+      env: server.env(),
+      clock,
+    });
+    expect(r.code).toBe(7);
+    expect(r.stdout).toBe('');
+    const error = {
+      status: null,
+      code: 'network',
+      message: 'the event stream has been down since 2026-11-25T12:00:00Z, never connected: no answer yet',
+      hint: `resume with: svcadm --domain ${server.url} -o ndjson events tail --since 2026-11-25T11:00:00Z`,
+      exit_code: 7,
+    };
+    expect(r.stderr).toBe(`${JSON.stringify({ error })}\n`);
+    expect(server.tokenRequests()).toHaveLength(1);
+    expect(clock.now()).toBe(Date.parse('2026-11-25T12:00:05Z'));
+  });
+});

@@ -1,6 +1,6 @@
 import { Box, Text, useInput, useStderr, useStdout } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { countLines, hintLine, inspectorLines, payloadLines } from './frames.js';
+import { hintLine, inspectorLines, payloadLines, withinScreen } from './frames.js';
 import type { LiveModel } from './model.js';
 
 /** Switches to the alternate screen (and to its top) and back: the inspector leaves the scrollback as it was. */
@@ -26,6 +26,7 @@ export interface LiveAppProps<S> {
  * live part away, writes them, and draws the live part again under them: what `Static` does, without Ink keeping
  * every line it ever printed, or laying each out cell by cell — docs/decisions/2026-11-23-live-view-lines-not-static.md),
  * under them the status line and one line of key hints; `i` puts the inspector on the alternate screen instead.
+ * Once stopped, only the last status line: the count of each type goes below it as plain lines (`startLiveTail`).
  */
 export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps<S>) {
   const s = useSyncExternalStore(model.subscribe, model.snapshot);
@@ -52,12 +53,13 @@ export function LiveApp<S>({ model, statusLine, color, onWriters }: LiveAppProps
   }, [s.mode, write, model]);
   const selected = s.mode === 'inspect' ? s.ring[s.selected] : undefined;
   const payload = useMemo(() => payloadLines(selected), [selected]);
-  const live =
+  const frame =
     s.mode === 'inspect'
       ? inspectorLines(s, payload, color)
       : s.final
-        ? [statusLine(s.final.status, s.columns), ...countLines(s.final.counts, s.columns)]
+        ? [statusLine(s.final.status, s.columns)]
         : [statusLine(s.status, s.columns), hintLine(s)];
+  const live = withinScreen(frame, s.rows);
   return (
     <Box flexDirection="column">
       {live.map((line, i) => (

@@ -2,9 +2,12 @@ import { paint } from '../../render/color.js';
 import { colorJson, jsonDocument } from '../../render/json.js';
 import { groupedCount } from '../../render/progress-text.js';
 import { clip, displayWidth } from '../../render/text-width.js';
+import { neutralize } from '../../text/sanitize.js';
 import type { LiveEntry, LiveSnapshot } from './model.js';
 
 const SEPARATOR = ' · ';
+/** A type or filter in the footer is cut, at the least, to this many columns. */
+const TYPE_MIN = 20;
 
 /** Pieces joined by ` · `, each whole or not at all, within `room` columns: the footer never wraps. */
 export function fitParts(parts: readonly string[], room: number): string {
@@ -22,13 +25,16 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
   const room = s.columns - 1;
   switch (s.mode) {
     case 'filter':
-      return clip(`/${s.draft}▏ Enter apply · Esc clear`, room);
+      // Typed or pasted, the text is shown as the service's is: a control or a bidi override escaped, never run.
+      return clip(`/${neutralize(s.draft)}▏ Enter apply · Esc clear`, room);
     case 'types': {
-      const type = s.types[s.pick] ?? '';
-      return fitParts(
-        [`type ${type} (${s.pick + 1}/${s.types.length})`, '←/→ choose', 'Enter only this', 'Esc all'],
-        room,
-      );
+      const keys = ['←/→ choose', 'Enter only this', 'Esc all'];
+      const count = ` (${s.pick + 1}/${s.types.length})`;
+      // The service names types: one too long is cut so that the keys still show (to TYPE_MIN at the least).
+      const typeRoom =
+        room - 'type '.length - count.length - displayWidth(keys.map((k) => `${SEPARATOR}${k}`).join(''));
+      const type = clip(s.types[s.pick] ?? '', Math.max(TYPE_MIN, typeRoom));
+      return fitParts([`type ${type}${count}`, ...keys], room);
     }
     default: {
       const parts: string[] = [];
@@ -36,13 +42,23 @@ export function hintLine(s: LiveSnapshot<unknown>): string {
         parts.push(`paused: ${groupedCount(s.held)} held`);
         if (s.dropped > 0) parts.push(`${groupedCount(s.dropped)} not shown`);
       }
-      if (s.filter !== '') parts.push(`filter "${s.filter}"`);
-      if (s.type !== undefined) parts.push(`only ${s.type}`);
+      // What is in force takes at most half the line each, so that the keys still show.
+      const half = Math.max(TYPE_MIN, Math.floor(room / 2));
+      if (s.filter !== '') parts.push(clip(`filter "${neutralize(s.filter)}"`, half));
+      if (s.type !== undefined) parts.push(clip(`only ${s.type}`, half));
       if (s.filter !== '' || s.type !== undefined) parts.push('Esc clear');
       parts.push(s.paused ? 'p resume' : 'p pause', '/ filter', 't type', 'i inspect', 'q quit');
       return fitParts(parts, room);
     }
   }
+}
+
+/**
+ * A frame cut to one line short of the screen: a frame as tall as the screen could not be drawn over in place
+ * (the terminal scrolls it), and the view never clears the screen to draw one (docs/decisions/2026-11-25-live-view-never-clears.md).
+ */
+export function withinScreen(lines: readonly string[], rows: number): readonly string[] {
+  return lines.length < rows ? lines : lines.slice(0, Math.max(0, rows - 1));
 }
 
 /** The count of each event type, for the last lines: `  3  user.created`. */
@@ -69,7 +85,7 @@ export function payloadLines(entry: LiveEntry<unknown> | undefined): string[] {
  */
 export function inspectorLines(s: LiveSnapshot<unknown>, payload: readonly string[], color: boolean): string[] {
   const room = s.columns - 1;
-  const height = Math.max(4, s.rows - 1);
+  const height = Math.max(1, s.rows - 1);
   const n = s.ring.length;
   const title = fitParts([`event ${s.selected + 1} of ${n}`, '↑/↓ select', 'PgUp/PgDn scroll', 'Esc back'], room);
   const listHeight = Math.min(n, Math.max(1, Math.floor((height - 2) / 3)));

@@ -5,6 +5,7 @@ import type { IOStreams } from '../io-streams.js';
 import { preferSmallHeap } from '../memory-policy.js';
 import type { ItemStream, StreamFormats, StreamView } from '../stream-types.js';
 import { LiveApp, type LiveWriters } from './app.js';
+import { countLines } from './frames.js';
 import { type LiveEntry, LiveModel, RING_MAX_EVENTS } from './model.js';
 
 /** New events and the status reach the screen at most this often: the stream never waits for a frame. */
@@ -52,7 +53,7 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
     />
   );
   const instance = render(app, {
-    stdout: out as NodeJS.WriteStream,
+    stdout: neverFullScreen(out as NodeJS.WriteStream),
     stdin: io.stdin as NodeJS.ReadStream,
     stderr: io.stderr as NodeJS.WriteStream,
     exitOnCtrlC: false,
@@ -122,6 +123,26 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
       model.close(final ?? model.snapshot().status);
       flush();
       instance.unmount();
+      // Below the view, as plain lines: however many types there were, nothing drawn before is cleared for them.
+      const last = model.snapshot();
+      const below = last.final ? countLines(last.final.counts, last.columns) : [];
+      if (last.rows < 2 && last.final) below.unshift(view.status(last.final.status, last.columns, color));
+      if (below.length > 0) out.write(`${below.join('\n')}\n`);
     },
   };
+}
+
+/**
+ * The terminal as Ink sees it: as tall as any frame. Ink clears the screen and the scrollback (`ESC[3J`) before a
+ * frame that follows one as tall as the terminal, which a resize to a few rows makes of any frame; the view keeps
+ * each frame shorter than the screen itself (`withinScreen`). docs/decisions/2026-11-25-live-view-never-clears.md
+ */
+function neverFullScreen(out: NodeJS.WriteStream): NodeJS.WriteStream {
+  return new Proxy(out, {
+    get(target, property) {
+      if (property === 'rows') return Number.MAX_SAFE_INTEGER;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
