@@ -23,13 +23,12 @@ function readUpTo(path: string, limit: number): string | undefined {
   return bytes.length > limit ? undefined : bytes.toString('utf8');
 }
 
-/** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
-export function readCursorFile(path: string): string | undefined {
-  let text: string | undefined;
+/** A cursor file's text (undefined: longer than `limit`), or null when there is no such file; unreadable: exit 2. */
+function readCursorText(path: string, limit: number): string | undefined | null {
   try {
-    text = readUpTo(path, CURSOR_FILE_MAX_BYTES);
+    return readUpTo(path, limit);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     if (err instanceof UsageError) throw err;
     throw new UsageError(
       `cannot read the cursor file ${path}: ${(err as Error).message}`,
@@ -37,6 +36,12 @@ export function readCursorFile(path: string): string | undefined {
       'file_unreadable',
     );
   }
+}
+
+/** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
+export function readCursorFile(path: string): string | undefined {
+  const text = readCursorText(path, CURSOR_FILE_MAX_BYTES);
+  if (text === null) return undefined;
   const cursor = text?.trim();
   if (cursor === '') return undefined;
   if (cursor?.startsWith('{"cursors":')) {
@@ -148,18 +153,8 @@ export function tenantCursorText(cursors: Readonly<Record<string, string>>): str
  * file (or it is empty). A file that holds anything else (a single tenant's cursor) is refused: exit 2.
  */
 export function readTenantCursorFile(path: string): Record<string, string> | undefined {
-  let text: string | undefined;
-  try {
-    text = readUpTo(path, TENANT_CURSOR_FILE_MAX_BYTES);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(
-      `cannot read the cursor file ${path}: ${(err as Error).message}`,
-      undefined,
-      'file_unreadable',
-    );
-  }
+  const text = readCursorText(path, TENANT_CURSOR_FILE_MAX_BYTES);
+  if (text === null) return undefined;
   if (text?.trim() === '') return undefined;
   const refuse = () =>
     new UsageError(
