@@ -14,7 +14,12 @@ const { startEmulator } = await import(join(root, 'dist', 'emulator', 'server.js
 
 const emu = await startEmulator({ port: 0, eventRate: 20, ...(fixedNow === undefined ? {} : { now: () => fixedNow }) });
 const configDir = mkdtempSync(join(tmpdir(), 'svcadm-demo-'));
-const env = { ...process.env, SVCADM_CONFIG_DIR: configDir };
+// The demo runs on its own profile: credential variables a shell exported (an emulator's `eval`, say) would win over
+// it, and --profiles would run it across the user's own tenants.
+const TENANT_VARIABLES =
+  /^SVCADM_(DOMAIN|CLIENT_ID|CLIENT_SECRET|CLIENT_ASSERTION_KEY|CLIENT_ASSERTION_ALG|TOKEN|AUTH_URL|AUDIENCE|PROFILES?)$/;
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !TENANT_VARIABLES.test(name)));
+env.SVCADM_CONFIG_DIR = configDir;
 const bold = (s) => (process.stdout.isTTY ? `\u001b[1m${s}\u001b[22m` : s);
 
 function svcadm(args, input, keys = false) {
