@@ -81,7 +81,7 @@ function blocks(text: string): string[] {
 const SAMPLE_TIME = '2026-11-24T12:00:00Z';
 
 describe('README, the sample of `npm run demo`', () => {
-  it('is what the demo prints on a terminal 100 columns wide (at the sample time)', async () => {
+  it('is what the demo prints on a terminal 100 columns wide (at the sample time), whatever the shell exported', async () => {
     // Fails with what is missing rather than skipping: util-linux's script makes the pseudo-terminal.
     if (!existsSync('/usr/bin/script')) throw new Error('script is not installed: apt-get install -y bsdutils');
     if (!existsSync(join(ROOT, 'dist', 'emulator', 'server.js'))) throw new Error('run npm run build first');
@@ -97,6 +97,10 @@ describe('README, the sample of `npm run demo`', () => {
         TERM: 'xterm-256color',
         NO_COLOR: '1',
         SVCADM_TEST_NOW: SAMPLE_TIME,
+        // Left by the README's emulator `eval`: the demo runs on its own profile all the same.
+        SVCADM_DOMAIN: 'http://127.0.0.1:9',
+        SVCADM_CLIENT_ID: 'left-in-the-shell',
+        SVCADM_CLIENT_SECRET: 'left-in-the-shell',
       },
     );
     expect(output.code).toBe(0);
