@@ -1,4 +1,5 @@
 import type { Invocation } from '../cli/host.js';
+import { announceIgnoredVariables } from '../cli/tenants.js';
 import { profileMatches, selectProfiles } from '../config/profile-patterns.js';
 import { profileNamed, readProfiles } from '../config/profile-store.js';
 import { UsageError } from '../errors.js';
@@ -35,6 +36,7 @@ export class Tenants {
     } else {
       // -p and credential flags beside the patterns were refused when the global options were read.
       this.profiles = selectProfiles(patterns, this.names());
+      announceIgnoredVariables(inv);
       this.own = undefined;
     }
   }

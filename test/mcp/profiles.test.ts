@@ -110,6 +110,21 @@ describe('svcadm mcp --profiles', () => {
     expect(ok.isError).toBeUndefined();
   });
 
+  it('takes each profile as a unit: the credential variables of the shell are ignored, said once', async () => {
+    const s = await connectMcp(['mcp', '--profiles', 'prod-eu'], {
+      ...env(),
+      SVCADM_DOMAIN: 'elsewhere.example.com',
+      SVCADM_CLIENT_ID: 'someone-else',
+    });
+    sessions.push(s);
+    expect(s.stderr()).toBe(
+      'Using each profile as a whole: ignoring SVCADM_DOMAIN, SVCADM_CLIENT_ID from the environment.\n' +
+        'svcadm mcp: serving 8 tools for 1 profile (prod-eu) on stdio (read-only)\n',
+    );
+    const ok = await s.client.callTool({ name: 'list_connections', arguments: { take: 1 } });
+    expect(ok.isError).toBeUndefined();
+  });
+
   it('names --profiles among its options, in its help and in svcadm commands --json (the global option, read by mcp)', async () => {
     const help = await runBin(['mcp', '--help'], env());
     expect(help.stdout).toContain(
