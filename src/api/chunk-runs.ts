@@ -7,9 +7,13 @@ export const CHUNK_RUN_MAX_BYTES = 256 * 1024;
  * A stream's chunks in runs: each run is every chunk that arrived since the previous one was taken, so what one
  * socket read delivered (often dozens of small HTTP chunks, an event each) is handled, and written, as one batch.
  * Nothing waits for more: a lone chunk is a run of its own at once. The chunks stay as they came (no copy, so they
- * die young); above CHUNK_RUN_MAX_BYTES waiting, the stream is paused until the reader catches up.
+ * die young); above `maxBytes` waiting, the stream is paused until the reader catches up.
  */
-export async function* chunkRuns(stream: Readable): AsyncGenerator<Buffer[], void, undefined> {
+export async function* chunkRuns(
+  stream: Readable,
+  /** Less for each of several streams read at once (a merged tail): what waits in all is then the one bound. */
+  maxBytes = CHUNK_RUN_MAX_BYTES,
+): AsyncGenerator<Buffer[], void, undefined> {
   let queue: Buffer[] = [];
   let queued = 0;
   let wake: (() => void) | undefined;
@@ -22,7 +26,7 @@ export async function* chunkRuns(stream: Readable): AsyncGenerator<Buffer[], voi
   const onData = (chunk: Buffer) => {
     queue.push(chunk);
     queued += chunk.length;
-    if (queued >= CHUNK_RUN_MAX_BYTES) stream.pause();
+    if (queued >= maxBytes) stream.pause();
     notify();
   };
   const onEnd = () => {

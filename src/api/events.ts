@@ -51,6 +51,11 @@ export interface SubscribeOptions {
    * that has written each batch by then and keeps nothing of it (`events tail`). Others get lines of their own.
    */
   reuseLines?: boolean;
+  /**
+   * What may wait for this subscription's reader before its socket stops being read (chunk-runs.ts); less for each
+   * tenant of a merged tail, whose sockets wait in turn for the one reader.
+   */
+  runMaxBytes?: number;
   /** Told the size of each run of bytes received. */
   received?(bytes: number): void;
 }
@@ -387,7 +392,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
         const idle = clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
           let overflow: SseLimitError | undefined;
-          for await (const run of chunkRuns(stream)) {
+          for await (const run of chunkRuns(stream, opts.runMaxBytes)) {
             if (opts.received) {
               let bytes = 0;
               for (const chunk of run) bytes += chunk.length;

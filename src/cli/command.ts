@@ -82,6 +82,12 @@ export class SvcadmCommand extends Command {
   isStreaming = false;
   /** It has an action of its own: a command with subcommands that also runs by itself (`svcadm emulator`). */
   runsItself = false;
+  /**
+   * Global options this command gives a meaning of its own (`svcadm mcp --profiles`), listed among its options in
+   * help, completion and `svcadm commands --json`; the root declares and parses them (it takes their values wherever
+   * they stand on the line), so they are not commander options of this command.
+   */
+  readonly globalOptionsServed: SvcadmOption[] = [];
 
   override action(fn: Parameters<Command['action']>[0]): this {
     this.runsItself = true;
@@ -99,6 +105,12 @@ export class SvcadmCommand extends Command {
   /** The environment variables this command reads, listed in its help. */
   environment(variables: readonly EnvironmentVariable[]): this {
     this.environmentVariables = variables;
+    return this;
+  }
+
+  /** Lists a global option among this command's own, described as this command reads it (see `globalOptionsServed`). */
+  servesGlobalOption(option: SvcadmOption): this {
+    this.globalOptionsServed.push(option);
     return this;
   }
 

@@ -67,8 +67,7 @@ export class GroupActions<M> {
     return this.host.action<Args, Opts>(async (inv, args, opts, command) => {
       const options = parse(args, opts, inv, command);
       const selected = inv.globals.tenants;
-      // A command with a `--profiles` of its own serves the tenants itself (the root's option takes the value).
-      const servesItself = across?.self === true || command.options.some((option) => option.long === '--profiles');
+      const servesItself = across?.self === true;
       const refusal =
         selected === undefined ? undefined : across ? across.refuse?.(options) : 'runs against one tenant';
       // SVCADM_PROFILES left in a shell is refused only by a command that reaches for a tenant (Services).

@@ -95,17 +95,25 @@ function hostOf(domain: string): string {
 }
 
 /**
+ * Each profile is taken as a unit across tenants: the credential variables of the environment (and SVCADM_PROFILE)
+ * are used by no tenant, said once for the run (the loop below, and `svcadm mcp --profiles`).
+ */
+export function announceIgnoredVariables(inv: Invocation): void {
+  const env = inv.ctx.env;
+  const ignored = [PROFILE_VARIABLE, ...Object.values(CREDENTIAL_VARIABLES)].filter((v) => (env[v] ?? '') !== '');
+  if (ignored.length > 0) {
+    inv.io.notice(`Using each profile as a whole: ignoring ${ignored.join(', ')} from the environment.`);
+  }
+}
+
+/**
  * The profiles `--profiles` names, in name order (none matched: exit 2, listing those there are), and one notice
  * naming the credential variables that no tenant will use.
  */
 export function selectTenants(inv: Invocation, patterns: TenantPatterns, maker: InvocationMaker): Tenants {
   const store = readProfiles(configDir(inv.ctx.env));
   const profiles = selectProfiles(patterns.patterns, Object.keys(store.profiles));
-  const env = inv.ctx.env;
-  const ignored = [PROFILE_VARIABLE, ...Object.values(CREDENTIAL_VARIABLES)].filter((v) => (env[v] ?? '') !== '');
-  if (ignored.length > 0) {
-    inv.io.notice(`Using each profile as a whole: ignoring ${ignored.join(', ')} from the environment.`);
-  }
+  announceIgnoredVariables(inv);
   const list = profiles.map((profile) => {
     const domain = store.profiles[profile]?.domain;
     return { profile, domain: domain === undefined ? undefined : hostOf(domain) };

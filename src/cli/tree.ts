@@ -21,7 +21,8 @@ export class CommandTree {
   /** Own visible options; `--help` is everyone's, so only the root lists it (with the global options). */
   options(command: Command): Option[] {
     const isRoot = command.parent === null;
-    return this.#help.visibleOptions(command).filter((o) => isRoot || o.long !== '--help');
+    const own = this.#help.visibleOptions(command).filter((o) => isRoot || o.long !== '--help');
+    return command instanceof SvcadmCommand ? [...own, ...command.globalOptionsServed] : own;
   }
 }
 

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { isAccessToken } from '../spec/access-token.js';
 import { tokenCacheFile } from './paths.js';
 import { checkPrivatePath, ensurePrivateDir, isRecord, readJsonFile, writePrivateFile } from './private-file.js';
@@ -18,10 +19,36 @@ export function tokenCacheKey(tokenUrl: string, clientId: string, audience: stri
   return `${tokenUrl} ${clientId} ${audience}`;
 }
 
+/**
+ * The cache as last read, with the identity of the file it was read from (device, inode, size, modification time in
+ * nanoseconds): a run across n tenants reads and checks it once, not n times (each read is the whole cache of every
+ * tenant's token; 20 tenants spent 40 ms so, docs/bench-log.md 2026-11-26). Every write replaces the file (a new
+ * inode), so a changed cache is always read again; the identity is taken before the read, so what is kept is never
+ * older than it.
+ */
+let lastRead: { identity: string; tokens: Readonly<Record<string, CachedToken>> } | undefined;
+
+function identityOf(file: string): string | undefined {
+  try {
+    const s = statSync(file, { bigint: true });
+    return `${file}\0${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 function readAll(dir: string): Record<string, CachedToken> {
   // A cache others could write is refused, not ignored: it could hold their token for this client.
   checkPrivatePath(dir);
   checkPrivatePath(tokenCacheFile(dir));
+  const identity = identityOf(tokenCacheFile(dir));
+  if (identity !== undefined && lastRead?.identity === identity) return { ...lastRead.tokens };
+  const tokens = parseAll(dir);
+  lastRead = identity === undefined ? undefined : { identity, tokens: { ...tokens } };
+  return tokens;
+}
+
+function parseAll(dir: string): Record<string, CachedToken> {
   let raw: unknown;
   try {
     raw = readJsonFile(tokenCacheFile(dir));

@@ -28,6 +28,13 @@ export function helpConfiguration(program: Command): HelpConfiguration {
     // Commands are listed by name, as gh and kubectl do: their arguments are in their own help, and one long usage
     // (`api [options] <method-or-path> [path]`) would otherwise narrow every description of the list.
     subcommandTerm: (command) => command.name(),
+    // A global option a command serves itself (`svcadm mcp --profiles`) is listed with its own, before `--help`.
+    visibleOptions(command) {
+      const options = Help.prototype.visibleOptions.call(this, command);
+      if (!(command instanceof SvcadmCommand) || command.globalOptionsServed.length === 0) return options;
+      const help = options.filter((o) => o.long === '--help');
+      return [...options.filter((o) => o.long !== '--help'), ...command.globalOptionsServed, ...help];
+    },
     formatHelp(command, helper) {
       const text = Help.prototype.formatHelp.call(helper, command, helper);
       return command === program ? text : `${text.replace(/\n*$/, '\n')}\n${GLOBAL_OPTIONS_LINE}\n`;

@@ -1,5 +1,4 @@
 // The options of `svcadm mcp`, parsed apart from the command: the server gets them as data.
-import { parseProfilePatterns } from '../config/profile-patterns.js';
 import { UsageError } from '../errors.js';
 
 export interface McpRaw {
@@ -7,7 +6,6 @@ export interface McpRaw {
   allowWrites?: boolean | string;
   tools?: string;
   maxStreams?: string;
-  profiles?: string;
 }
 
 export interface McpOptions {
@@ -18,7 +16,10 @@ export interface McpOptions {
   tools: readonly string[] | undefined;
   /** Event streams held at once by `read_events` calls (`--max-streams`). */
   maxStreams: number;
-  /** `--profiles <pattern,…>`: the tenants the tools may act on, by `profile`; undefined: the invocation's own. */
+  /**
+   * The global `--profiles <pattern,…>` (or `SVCADM_PROFILES`), checked when the globals were read: the tenants the
+   * tools may act on, by `profile`; undefined: the invocation's own.
+   */
   profiles: string | undefined;
 }
 
@@ -27,7 +28,7 @@ const GLOB = /^[a-z0-9_*?]{1,64}$/;
 export const MAX_STREAMS_DEFAULT = 1;
 const MAX_STREAMS_LIMIT = 16;
 
-export function parseMcpOptions(raw: McpRaw): McpOptions {
+export function parseMcpOptions(raw: McpRaw, profiles: string | undefined): McpOptions {
   let tools: string[] | undefined;
   if (raw.tools !== undefined) {
     tools = raw.tools.split(',').map((glob) => glob.trim());
@@ -52,12 +53,11 @@ export function parseMcpOptions(raw: McpRaw): McpOptions {
       throw new UsageError(`--max-streams must be a whole number from 1 to ${MAX_STREAMS_LIMIT}`);
     }
   }
-  if (raw.profiles !== undefined) parseProfilePatterns(raw.profiles);
   return {
     allowWrites: raw.allowWrites !== undefined && raw.allowWrites !== false,
     unconfirmed: raw.allowWrites === 'unconfirmed',
     tools,
     maxStreams,
-    profiles: raw.profiles,
+    profiles,
   };
 }

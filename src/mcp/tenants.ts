@@ -1,4 +1,5 @@
 import type { Invocation } from '../cli/host.js';
+import { announceIgnoredVariables } from '../cli/tenants.js';
 import { profileMatches, selectProfiles } from '../config/profile-patterns.js';
 import { profileNamed, readProfiles } from '../config/profile-store.js';
 import { UsageError } from '../errors.js';
@@ -13,8 +14,8 @@ export interface Tenant {
 }
 
 /**
- * The tenants this server serves. Without `--profiles`: the invocation's own (-p, the environment, the current
- * profile), as every command. With it: each matched profile taken as a unit, as `-p` takes one (environment
+ * The tenants this server serves. Without `--profiles` (the global option, or `SVCADM_PROFILES`): the invocation's
+ * own (-p, the environment, the current profile), as every command. With it: each matched profile taken as a unit, as `-p` takes one (environment
  * credentials ignored), its services built on first use; a call names one with `profile`, and a profile outside
  * the patterns is refused.
  */
@@ -33,14 +34,9 @@ export class Tenants {
       this.own = { profile: undefined, services: inv.services, host: hostOf(inv.services) };
       this.profiles = undefined;
     } else {
-      const given = Object.entries(inv.globals.credentials).filter(([, value]) => value !== undefined);
-      if (given.length > 0) {
-        throw new UsageError(
-          '--profiles cannot be combined with -p or credential flags',
-          'each profile is taken as a unit: name the tenants with --profiles alone',
-        );
-      }
+      // -p and credential flags beside the patterns were refused when the global options were read.
       this.profiles = selectProfiles(patterns, this.names());
+      announceIgnoredVariables(inv);
       this.own = undefined;
     }
   }
@@ -72,8 +68,7 @@ export class Tenants {
     }
     let tenant = this.byProfile.get(profile);
     if (tenant === undefined) {
-      const globals = { ...this.inv.globals, credentials: { profile } };
-      const services = new Services(this.inv.ctx, globals, this.inv.io, this.inv.services.secrets);
+      const services = new Services(this.inv.ctx, this.inv.globals, this.inv.io, this.inv.services.secrets, profile);
       tenant = { profile, services, host: hostOf(services) };
       this.byProfile.set(profile, tenant);
     }

@@ -550,6 +550,72 @@ describe('connections delete-user across tenants', () => {
     expect([await deletes(a), await deletes(b)]).toEqual([1, 1]);
   });
 
+  it('--dry-run on a terminal: asks nothing, sends no DELETE, each preview under its profile in profile order', async () => {
+    const dir = configWith({ dev: admin(a), 'prod-eu': admin(b), 'prod-us': readOnly(c) });
+    const r = await runCli(['--profiles', '*', ...deleteWords(a, '--dry-run'), '-o', 'table'], {
+      env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' },
+      tty: { stdin: true, stdout: true, stderr: true },
+    });
+    const db = a.fixtures.databaseConnectionId;
+    const preview = `Would delete user db|user-0001 (alice@example.com) from connection ${db} (Username-Password-Authentication)`;
+    expect(r).toEqual({
+      code: 0,
+      stdout:
+        `dev: ${preview}\ndev: Dry run: nothing was deleted\n` +
+        `prod-eu: ${preview}\nprod-eu: Dry run: nothing was deleted\n` +
+        `prod-us: ${preview}\nprod-us: Dry run: nothing was deleted\n`,
+      stderr: '',
+    });
+    expect([await deletes(a), await deletes(b), await deletes(c)]).toEqual([0, 0, 0]);
+  });
+
+  it('--dry-run off a terminal needs no --yes: json, one preview per tenant in profile order, no DELETE sent', async () => {
+    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const r = await runCli(['--profiles', '*', ...deleteWords(a, '--dry-run'), '-o', 'json'], {
+      env: { SVCADM_CONFIG_DIR: dir },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const result = {
+      connection_id: a.fixtures.databaseConnectionId,
+      connection_name: 'Username-Password-Authentication',
+      email: 'alice@example.com',
+      users: [{ user_id: 'db|user-0001', email: 'alice@example.com' }],
+      outcome: 'would_delete',
+    };
+    expect(JSON.parse(r.stdout)).toEqual([
+      { profile: 'dev', domain: host(a), result },
+      { profile: 'prod', domain: host(b), result },
+    ]);
+    expect([await deletes(a), await deletes(b)]).toEqual([0, 0]);
+  });
+
+  it('--dry-run -o ndjson: a {"profile","item"} preview per tenant, a tenant that refuses the read its error line, exit 9', async () => {
+    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    await b.failNext({
+      path: '/connections',
+      status: 403,
+      body: { ...FORBIDDEN, message: 'Insufficient scope, expected any of: read:connections' },
+    });
+    const r = await runCli(['--profiles', '*', ...deleteWords(a, '--dry-run'), '-o', 'ndjson'], {
+      env: { SVCADM_CONFIG_DIR: dir },
+    });
+    expect(r.code).toBe(9);
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { profile: string; item?: { outcome: string }; error?: { exit_code: number } });
+    // As they come (cli.md): in the order the tenants answered.
+    expect(lines.map((l) => [l.profile, l.item?.outcome ?? l.error?.exit_code]).sort()).toEqual([
+      ['dev', 'would_delete'],
+      ['prod', 4],
+    ]);
+    expect(JSON.parse(r.stderr.trimEnd().split('\n').at(-1) ?? '')).toEqual({
+      error: { status: null, code: 'tenants_failed', message: '1 of 2 tenants failed: prod (exit 4)', exit_code: 9 },
+    });
+    expect([await deletes(a), await deletes(b)]).toEqual([0, 0]);
+  });
+
   it('a tenant that drops the connection after the DELETE was sent: its outcome is unknown, with its correlation id', async () => {
     const dir = configWith({ dev: admin(a), prod: admin(b) });
     await b.failNext({ path: '/connections', method: 'DELETE', kind: 'reset' });

@@ -84,7 +84,7 @@ describe('svcadm mcp --profiles', () => {
     ],
     [
       ['-p', 'dev', 'mcp', '--profiles', 'prod-*'],
-      'svcadm: --profiles cannot be combined with -p or credential flags — each profile is taken as a unit: name the tenants with --profiles alone\n',
+      'svcadm: --profiles cannot be combined with -p: each profile is taken as a unit — drop -p, or run one tenant with -p <name>\n',
     ],
     [
       ['mcp', '--profiles', 'prod-*,'],
@@ -93,5 +93,47 @@ describe('svcadm mcp --profiles', () => {
   ])('refuses %j: exit 2, nothing served', async (args, stderr) => {
     const r = await runBin(args, env());
     expect(r).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  it('serves the profiles SVCADM_PROFILES names, as the global --profiles', async () => {
+    const s = await connectMcp(['mcp'], { ...env(), SVCADM_PROFILES: 'dev,prod-us' });
+    sessions.push(s);
+    expect(s.stderr()).toBe('svcadm mcp: serving 8 tools for 2 profiles (dev, prod-us) on stdio (read-only)\n');
+    const listed = await s.client.callTool({ name: 'list_profiles', arguments: {} });
+    expect(listed.structuredContent).toEqual({
+      profiles: [
+        { profile: 'dev', domain: emu.url },
+        { profile: 'prod-us', domain: emu.url },
+      ],
+    });
+    const ok = await s.client.callTool({ name: 'list_connections', arguments: { profile: 'dev', take: 1 } });
+    expect(ok.isError).toBeUndefined();
+  });
+
+  it('takes each profile as a unit: the credential variables of the shell are ignored, said once', async () => {
+    const s = await connectMcp(['mcp', '--profiles', 'prod-eu'], {
+      ...env(),
+      SVCADM_DOMAIN: 'elsewhere.example.com',
+      SVCADM_CLIENT_ID: 'someone-else',
+    });
+    sessions.push(s);
+    expect(s.stderr()).toBe(
+      'Using each profile as a whole: ignoring SVCADM_DOMAIN, SVCADM_CLIENT_ID from the environment.\n' +
+        'svcadm mcp: serving 8 tools for 1 profile (prod-eu) on stdio (read-only)\n',
+    );
+    const ok = await s.client.callTool({ name: 'list_connections', arguments: { take: 1 } });
+    expect(ok.isError).toBeUndefined();
+  });
+
+  it('names --profiles among its options, in its help and in svcadm commands --json (the global option, read by mcp)', async () => {
+    const help = await runBin(['mcp', '--help'], env());
+    expect(help.stdout).toContain(
+      "  --profiles <pattern,...>      serve these profiles (names or globs, e.g.\n                                'prod-*'), each taken as a unit: the tools take\n                                a profile argument, and list_profiles names them\n",
+    );
+    const catalog = JSON.parse((await runBin(['commands', '--json'], env())).stdout) as {
+      commands: { command: string; options: { flags: string; env: string | null }[] }[];
+    };
+    const mcp = catalog.commands.find((c) => c.command === 'mcp');
+    expect(mcp?.options.find((o) => o.flags === '--profiles <pattern,...>')).toMatchObject({ env: 'SVCADM_PROFILES' });
   });
 });

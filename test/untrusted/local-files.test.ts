@@ -305,3 +305,21 @@ describe('a read-only or full config folder', () => {
     },
   );
 });
+
+describe('readOpenFile: a bounded read sized by the file', () => {
+  it('reads the whole of a file up to the bound, and one byte more of a longer one', async () => {
+    const { openRegularFile, readOpenFile } = await import('../../src/util/regular-file.js');
+    const dir = tempConfigDir();
+    const read = (bytes: number, limit: number) => {
+      const path = join(dir, `f${bytes}-${limit}`);
+      writeFileSync(path, Buffer.alloc(bytes, 0x61));
+      const fd = openRegularFile(path);
+      if (fd === undefined) throw new Error('no file');
+      const got = readOpenFile(fd, limit);
+      expect(got.every((b) => b === 0x61)).toBe(true);
+      return got.length;
+    };
+    expect([read(0, 16), read(5, 16), read(16, 16), read(17, 16), read(5000, 16)]).toEqual([0, 5, 16, 17, 17]);
+    expect(read(300_000, 4 * 1024 * 1024)).toBe(300_000);
+  });
+});

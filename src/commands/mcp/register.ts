@@ -1,7 +1,8 @@
-import { examples, type SvcadmCommand } from '../../cli/command.js';
-import type { GroupActions } from '../../cli/host.js';
+import { examples, option, type SvcadmCommand } from '../../cli/command.js';
+import type { GroupActions, Invocation } from '../../cli/host.js';
+import { PROFILES_VARIABLE } from '../../global-options.js';
 import { TENANT_ENVIRONMENT } from '../../help/environment.js';
-import { MAX_STREAMS_DEFAULT, type McpRaw, parseMcpOptions } from '../../mcp/options.js';
+import { MAX_STREAMS_DEFAULT, type McpOptions, type McpRaw, parseMcpOptions } from '../../mcp/options.js';
 import type * as Run from './run.js';
 
 export function registerMcpCommand(program: SvcadmCommand, actions: GroupActions<typeof Run>): void {
@@ -18,9 +19,14 @@ export function registerMcpCommand(program: SvcadmCommand, actions: GroupActions
       '--max-streams <n>',
       `event streams read_events may hold at once, 1 to 16 (default ${MAX_STREAMS_DEFAULT}: the tenant's few streams stay for your tails)`,
     )
-    .option(
-      '--profiles <pattern,...>',
-      "serve these profiles (names or globs, e.g. 'prod-*'), each taken as a unit: the tools take a profile argument, and list_profiles names them",
+    // The root's --profiles (it takes the value wherever it stands): mcp serves the tenants itself (`self` below).
+    .servesGlobalOption(
+      option(
+        '--profiles <pattern,...>',
+        "serve these profiles (names or globs, e.g. 'prod-*'), each taken as a unit: the tools take a profile argument, and list_profiles names them",
+      )
+        .completes({ kind: 'profiles' })
+        .environmentVariable(PROFILES_VARIABLE),
     )
     .environment(TENANT_ENVIRONMENT)
     .addHelpText(
@@ -50,5 +56,11 @@ export function registerMcpCommand(program: SvcadmCommand, actions: GroupActions
         'claude mcp add svcadm -- svcadm -p prod mcp',
       ),
     )
-    .action(actions.run('runMcp', (_args: [], raw: McpRaw) => parseMcpOptions(raw)));
+    .action(
+      actions.run(
+        'runMcp',
+        (_args: [], raw: McpRaw, inv: Invocation): McpOptions => parseMcpOptions(raw, inv.globals.tenants?.patterns),
+        { self: true },
+      ),
+    );
 }
