@@ -74,10 +74,8 @@ export interface EventName {
   offset: string | undefined;
 }
 
-export function eventName(event: ForwardedEvent, payload: Record<string, unknown> = event.payload()): EventName {
-  const envelope = payload.event;
-  const inner = typeof envelope === 'object' && envelope !== null ? (envelope as { id?: unknown }) : undefined;
-  return { id: typeof inner?.id === 'string' ? inner.id : undefined, type: event.type, offset: event.offset };
+export function eventName(event: ForwardedEvent, text?: string): EventName {
+  return { id: event.envelopeId(text), type: event.type, offset: event.offset };
 }
 
 /** `event evt_1 (user.created, offset 42)`, neutralised and cut for one line. */
@@ -116,8 +114,9 @@ export class EventForwarder {
     const { target, attempts: limit } = forwarding;
     const trace = http.settings.trace;
     // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
-    const body = Buffer.concat(event.line).toString('utf8').replace(/\n$/, '');
-    const name = eventName(event, JSON.parse(body) as Record<string, unknown>);
+    const line = Buffer.concat(event.line).toString('utf8');
+    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
+    const name = eventName(event, body);
     const what = eventText(name);
     const bytes = Buffer.byteLength(body);
     if (bytes > MAX_FORWARD_BYTES) {
