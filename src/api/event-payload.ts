@@ -12,10 +12,15 @@ import { MAX_JSON_DEPTH } from './json-answer.js';
  * parsing every event would cost about twice the whole tail. A character to escape is escaped where it stands;
  * only an event with white space between tokens or a `type` key of its own is parsed and written again.
  */
-export function eventLine(type: string, data: Buffer): readonly Buffer[] | undefined {
+export function eventLine(
+  type: string,
+  data: Buffer,
+  /** `data` parsed, when the caller has parsed it already (a recorded line): not parsed again. */
+  parsed?: Record<string, unknown>,
+): readonly Buffer[] | undefined {
   const verdict = scan(data);
   if (verdict === INVALID) return undefined;
-  if (verdict & RESHAPE) return [reshape(type, data)];
+  if (verdict & RESHAPE) return [reshape(type, data, parsed)];
   // Valid data without white space between tokens: `{}` is exactly two bytes.
   const prefix = typePrefix(type, data.length > 2);
   if (verdict & ESCAPE) return [prefix, Buffer.from(`${escapeJsonText(data.toString('utf8', 1))}\n`)];
@@ -272,8 +277,11 @@ function typePrefix(type: string, comma: boolean): Buffer {
 }
 
 /** The slow way, for the few events that need it: parsed and written again (the data is known to be valid). */
-function reshape(type: string, data: Buffer): Buffer {
-  const parsed = JSON.parse(data.toString('utf8')) as Record<string, unknown>;
+function reshape(
+  type: string,
+  data: Buffer,
+  parsed = JSON.parse(data.toString('utf8')) as Record<string, unknown>,
+): Buffer {
   // Written key by key: an object would put integer-like keys before `type`.
   let text = `{"type":${JSON.stringify(type)}`;
   for (const [key, value] of Object.entries(parsed)) {

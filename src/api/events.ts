@@ -6,6 +6,7 @@ import { neutralize } from '../text/sanitize.js';
 import { fingerprintInto } from '../util/fingerprint.js';
 import { chunkRuns } from './chunk-runs.js';
 import type { Query } from './client.js';
+import { scanEnvelopeId, UNSURE } from './envelope-id.js';
 import { apiErrorFrom } from './error-body.js';
 import { eventLine } from './event-payload.js';
 import { header } from './headers.js';
@@ -76,6 +77,22 @@ export class StreamEvent {
   payload(): Record<string, unknown> {
     return JSON.parse(Buffer.concat(this.line).toString('utf8')) as Record<string, unknown>;
   }
+
+  /**
+   * The id of the envelope the payload holds (`event.id`, a string), or undefined. `text`: the line as text, when
+   * the caller has it already. A source that parsed the payload anyway knows it without parsing again.
+   */
+  envelopeId(text = Buffer.concat(this.line).toString('utf8')): string | undefined {
+    const scanned = scanEnvelopeId(text);
+    return scanned === UNSURE ? envelopeIdOf(JSON.parse(text) as Record<string, unknown>) : scanned;
+  }
+}
+
+/** `payload.event.id` when it is a string. */
+export function envelopeIdOf(payload: Record<string, unknown>): string | undefined {
+  const envelope = payload.event;
+  const inner = typeof envelope === 'object' && envelope !== null ? (envelope as { id?: unknown }) : undefined;
+  return typeof inner?.id === 'string' ? inner.id : undefined;
 }
 
 /** One thing that happened on the subscription, in order. */

@@ -5,7 +5,7 @@ import type { Clock, Timer } from '../clock.js';
 import { type ErrorDetails, interruption, NetworkError, UsageError } from '../errors.js';
 import { rateLimitSummary } from './headers.js';
 import { type ChosenProxy, type ProxyEnv, proxyFor } from './proxy.js';
-import { announcesWait, classify, type RetryPolicy, retryWaitMs } from './retry.js';
+import { announcesWait, capsWaits, classify, type RetryPolicy, retryWaitMs } from './retry.js';
 
 export type { RetryPolicy } from './retry.js';
 
@@ -371,8 +371,11 @@ export class HttpClient {
       let failure: TransportFailure | undefined;
       try {
         const attemptReq = req.attemptHeaders ? { ...req, headers: { ...req.headers, ...req.attemptHeaders() } } : req;
-        response = { ...(await this.#exchange(attemptReq, route)), retries: attempt };
+        response = await this.#exchange(attemptReq, route);
+        response.retries = attempt;
         this.#traceExchange(req, response, started, via);
+        // The last attempt, under a policy that never refuses a wait as too long: the answer is all there is to it.
+        if (attempt >= maxRetries && capsWaits(req.retry)) return response;
       } catch (err) {
         if (!(err instanceof TransportFailure)) throw err;
         failure = err;
@@ -457,17 +460,32 @@ export class HttpClient {
     return timer;
   }
 
-  #exchange(req: HttpRequest, route: Route): Promise<Omit<HttpResponse, 'retries'>> {
+  #exchange(req: HttpRequest, route: Route): Promise<HttpResponse> {
     return new Promise((resolve, reject) => {
       const { request } = this.#start(req, route, req.signal, reject, (res) => {
         if (req.statusOnly) {
-          const answer = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
-          drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => resolve({ ...answer, body: '' }));
+          // Node builds the headers object when it is first read: an app's 2xx is taken without it.
+          const answer: HttpResponse = {
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            get headers() {
+              return res.headers;
+            },
+            body: '',
+            retries: 0,
+          };
+          drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => resolve(answer));
           return;
         }
         readBody(res, req.url, req.maxResponseBytes).then(
           (body) =>
-            resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body }),
+            resolve({
+              status: res.statusCode ?? 0,
+              statusText: res.statusMessage ?? '',
+              headers: res.headers,
+              body,
+              retries: 0,
+            }),
           (err: unknown) =>
             reject(err instanceof TransportFailure ? err : describeFailure(err as NodeJS.ErrnoException, req.url)),
         );

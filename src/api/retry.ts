@@ -67,6 +67,11 @@ export function rateLimitResetMs(headers: IncomingHttpHeaders, now: number): num
 }
 
 /** The one retry rule: whether an attempt's outcome is worth another try under `policy`, and the wait asked for. */
+/** A policy that caps a long wait asked for instead of refusing it (never `tooLong`). */
+export function capsWaits(policy: RetryPolicy): boolean {
+  return policy === 'stream' || policy === 'forward';
+}
+
 export function classify(policy: RetryPolicy, outcome: AttemptOutcome, now: number): RetryVerdict {
   if ('failure' in outcome) {
     const { failure } = outcome;
@@ -84,8 +89,7 @@ export function classify(policy: RetryPolicy, outcome: AttemptOutcome, now: numb
   else if (policy === 'forward') retry = status < 200 || status >= 300;
   else if (policy === 'write') retry = false;
   else retry = status >= 500 || (status === 408 && policy !== 'token');
-  const capsInstead = policy === 'stream' || policy === 'forward';
-  if (retry && !capsInstead && askedMs !== undefined && askedMs > MAX_WAIT_MS) {
+  if (retry && !capsWaits(policy) && askedMs !== undefined && askedMs > MAX_WAIT_MS) {
     return { retry: false, reason, ...asked, tooLong: true };
   }
   return { retry, reason, ...asked };

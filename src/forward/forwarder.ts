@@ -74,10 +74,8 @@ export interface EventName {
   offset: string | undefined;
 }
 
-export function eventName(event: ForwardedEvent, payload: Record<string, unknown> = event.payload()): EventName {
-  const envelope = payload.event;
-  const inner = typeof envelope === 'object' && envelope !== null ? (envelope as { id?: unknown }) : undefined;
-  return { id: typeof inner?.id === 'string' ? inner.id : undefined, type: event.type, offset: event.offset };
+export function eventName(event: ForwardedEvent, text?: string): EventName {
+  return { id: event.envelopeId(text), type: event.type, offset: event.offset };
 }
 
 /** `event evt_1 (user.created, offset 42)`, neutralised and cut for one line. */
@@ -116,13 +114,16 @@ export class EventForwarder {
     const { target, attempts: limit } = forwarding;
     const trace = http.settings.trace;
     // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
-    const body = Buffer.concat(event.line).toString('utf8').replace(/\n$/, '');
-    const name = eventName(event, JSON.parse(body) as Record<string, unknown>);
-    const what = eventText(name);
+    const line = Buffer.concat(event.line).toString('utf8');
+    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
+    const name = eventName(event, body);
+    // Named only for a message or the trace: most events are acknowledged at once, and say nothing.
+    let named: string | undefined;
+    const what = () => (named ??= eventText(name));
     const bytes = Buffer.byteLength(body);
     if (bytes > MAX_FORWARD_BYTES) {
       const error = `larger than ${MAX_FORWARD_BYTES / 1024 / 1024} MB, the app's limit: never sent`;
-      trace?.(`forward: ${what}: rejected, ${error}`);
+      trace?.(`forward: ${what()}: rejected, ${error}`);
       return { outcome: 'rejected', status: undefined, attempts: 0, error };
     }
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -155,30 +156,31 @@ export class EventForwarder {
         });
         status = res.status;
         klass = classOfStatus(status);
-        reason = neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
+        reason =
+          klass === 'acknowledged' && !trace ? '' : neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
         asked = klass === 'retried' ? retryAfterMs(res.headers, clock.now()) : undefined;
       } catch (err) {
         if (err instanceof Interrupted || !(err instanceof NetworkError || err instanceof UsageError)) throw err;
         reason = neutralize(err.message).slice(0, 200);
         if (err instanceof UsageError || err.permanent) {
-          trace?.(`forward: ${what} attempt ${attempt}${of}: ${reason}: cannot be retried`);
-          throw new NetworkError(`cannot deliver ${what} to ${this.where}: ${reason}`, { reason: 'forward_failed' });
+          trace?.(`forward: ${what()} attempt ${attempt}${of}: ${reason}: cannot be retried`);
+          throw new NetworkError(`cannot deliver ${what()} to ${this.where}: ${reason}`, { reason: 'forward_failed' });
         }
         klass = 'retried';
       }
       if (klass === 'acknowledged') {
-        trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: acknowledged`);
+        trace?.(`forward: ${what()} attempt ${attempt}${of} → ${reason}: acknowledged`);
         if (attempt > 1) this.onRetry?.(undefined);
         return { outcome: 'acknowledged', status: status as number, attempts: attempt };
       }
       if (klass === 'rejected') {
-        trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: rejected, not retried`);
+        trace?.(`forward: ${what()} attempt ${attempt}${of} → ${reason}: rejected, not retried`);
         if (attempt > 1) this.onRetry?.(undefined);
         const limitText = status === 413 ? " (over the app's limit)" : '';
         return { outcome: 'rejected', status, attempts: attempt, error: `rejected: ${reason}${limitText}` };
       }
       if (limit !== 0 && attempt >= limit) {
-        trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: retried, no attempts left`);
+        trace?.(`forward: ${what()} attempt ${attempt}${of} → ${reason}: retried, no attempts left`);
         if (attempt > 1) this.onRetry?.(undefined);
         return {
           outcome: 'exhausted',
@@ -188,9 +190,9 @@ export class EventForwarder {
         };
       }
       const waitMs = backoffMs(attempt + 1, http.settings.random, asked);
-      trace?.(`forward: ${what} attempt ${attempt}${of} → ${reason}: retried in ${waitMs} ms`);
+      trace?.(`forward: ${what()} attempt ${attempt}${of} → ${reason}: retried in ${waitMs} ms`);
       this.notice(
-        `svcadm: ${what} not acknowledged by ${this.where} (${reason}); retrying in ${(waitMs / 1000).toFixed(1)}s (attempt ${attempt + 1}${of})`,
+        `svcadm: ${what()} not acknowledged by ${this.where} (${reason}); retrying in ${(waitMs / 1000).toFixed(1)}s (attempt ${attempt + 1}${of})`,
       );
       this.onRetry?.({ attempt: attempt + 1, at: clock.now() + waitMs, reason });
       await http.sleep(waitMs);

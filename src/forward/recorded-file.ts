@@ -1,6 +1,6 @@
 import { createReadStream, fstatSync } from 'node:fs';
 import { eventLine } from '../api/event-payload.js';
-import { StreamEvent } from '../api/events.js';
+import { envelopeIdOf, StreamEvent } from '../api/events.js';
 import { UsageError } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
 import { openRegularFile } from '../util/regular-file.js';
@@ -131,15 +131,20 @@ function malformed(line: number, reason: string): MalformedLine {
   return { kind: 'malformed', line, reason };
 }
 
-/** A recorded event: a StreamEvent that knows the line after it. */
+/** A recorded event: a StreamEvent that knows the line after it, and its envelope's id (its line was parsed). */
 class RecordedEvent extends StreamEvent {
   constructor(
     type: string,
     offset: string | undefined,
     line: readonly Buffer[],
     readonly next: number,
+    readonly id: string | undefined,
   ) {
     super(type, offset, line);
+  }
+
+  override envelopeId(): string | undefined {
+    return this.id;
   }
 }
 
@@ -160,9 +165,9 @@ function entriesOf(bytes: Buffer, line: number): SourceEntry<StreamEvent, number
   const { type, offset } = payload;
   if (typeof type !== 'string' || type === '') return [malformed(line, 'no "type": not an event'), next];
   const eventOffset = typeof offset === 'string' ? offset : undefined;
-  const pieces = eventLine(type, Buffer.from(payload === value ? text : JSON.stringify(payload)));
+  const pieces = eventLine(type, Buffer.from(payload === value ? text : JSON.stringify(payload)), payload);
   if (!pieces) return [malformed(line, 'not an event (nested too deep)'), next];
-  return [new RecordedEvent(type, eventOffset, pieces as Buffer[], line + 1)];
+  return [new RecordedEvent(type, eventOffset, pieces as Buffer[], line + 1, envelopeIdOf(payload))];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
