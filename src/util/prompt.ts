@@ -1,23 +1,6 @@
 import type { Io } from '../context.js';
 import { Interrupted } from '../errors.js';
 
-/** Asks a question on stderr and reads one line from a terminal's stdin. */
-export async function askLine(io: Io, question: string): Promise<string> {
-  // node:readline is loaded for a prompt, not at every start-up.
-  const { createInterface } = process.getBuiltinModule('node:readline');
-  const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      // Listen before asking: an answer that arrives at once (a test's stream, a pasted line) is not lost.
-      rl.once('line', resolve);
-      rl.once('close', () => reject(new Interrupted()));
-      io.stderr.write(question);
-    });
-  } finally {
-    rl.close();
-  }
-}
-
 /** Reads a secret without echoing it (raw mode), for a terminal. */
 export function askHidden(io: Io, question: string): Promise<string> {
   const { stdin, stderr } = io;
