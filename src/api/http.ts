@@ -321,6 +321,12 @@ export class HttpClient {
   // node:https (and TLS under it) is loaded the first time an https URL is asked for: a loopback tenant never needs it.
   #httpsAgent: https.Agent | undefined;
   readonly #proxyAgents = new Map<string, Promise<http.Agent>>();
+  /**
+   * Requests in flight with no signal of their own: Ctrl-C ends them through one listener on the interrupt, not one
+   * AbortSignal listener per request (about 12 µs each, paid per forwarded event).
+   */
+  readonly #interruptible = new Set<http.ClientRequest>();
+  #interruptListened = false;
 
   constructor(settings: HttpSettings) {
     this.#settings = settings;
@@ -504,7 +510,10 @@ export class HttpClient {
     const isHttps = req.url.protocol === 'https:';
     const headers: Record<string, string> = { 'user-agent': this.#settings.userAgent, ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
-    const abort = signal ? AbortSignal.any([signal, this.#settings.interrupt]) : this.#settings.interrupt;
+    const { interrupt } = this.#settings;
+    const abort = signal ? AbortSignal.any([signal, interrupt]) : interrupt;
+    // Node's own listener only for a signal of the caller's (or an interrupt already there): it ends the request alike.
+    const sharedInterrupt = !signal && !interrupt.aborted;
     const { proxy } = route;
     // Ended by the time limit, or by whatever ends the request (Ctrl-C, the caller's signal).
     const tunnel = proxy ? new AbortController() : undefined;
@@ -512,7 +521,7 @@ export class HttpClient {
     let answered = false;
     const request = (isHttps ? httpsModule() : http).request(
       req.url,
-      { method: req.method, headers, agent: route.agent, signal: abort, ...tunnelStop },
+      { method: req.method, headers, agent: route.agent, ...(sharedInterrupt ? {} : { signal: abort }), ...tunnelStop },
       (res) => {
         answered = true;
         req.onWire?.('answered');
@@ -527,7 +536,9 @@ export class HttpClient {
       socket.destroy();
       reject(unusableAnswer(req.url, res));
     });
+    if (sharedInterrupt) this.#endOnInterrupt(request);
     request.on('close', () => {
+      if (sharedInterrupt) this.#interruptible.delete(request);
       if (!answered && !this.#settings.interrupt.aborted) {
         reject(new TransportFailure(`${req.url.host} closed the connection without an answer`, 'NO_ANSWER'));
       }
@@ -546,6 +557,26 @@ export class HttpClient {
       else reject((proxy && describeProxyFailure(err, proxy, req.url)) || describeFailure(err, req.url));
     });
     return { request, timer: this.#timeLimit(request, req.url, route, tunnel, req.timeoutMs) };
+  }
+
+  /** Ends `request` on Ctrl-C as node:http's `signal` option would (an AbortError), through the one shared listener. */
+  #endOnInterrupt(request: http.ClientRequest): void {
+    this.#interruptible.add(request);
+    if (this.#interruptListened) return;
+    this.#interruptListened = true;
+    const { interrupt } = this.#settings;
+    interrupt.addEventListener(
+      'abort',
+      () => {
+        for (const inFlight of this.#interruptible) {
+          inFlight.destroy(
+            Object.assign(new Error('The operation was aborted'), { name: 'AbortError', cause: interrupt.reason }),
+          );
+        }
+        this.#interruptible.clear();
+      },
+      { once: true },
+    );
   }
 
   #traceExchange(req: HttpRequest, res: Omit<HttpResponse, 'retries'>, started: number, via: string): void {

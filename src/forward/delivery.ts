@@ -100,6 +100,11 @@ export class DeliverySink {
     private readonly clock: Clock,
   ) {}
 
+  /** Makes the next event's request ready while the one before it is with the app (nothing is sent). */
+  prepare(event: ForwardedEvent): void {
+    this.forwarder.prepare(event);
+  }
+
   async settle(event: ForwardedEvent): Promise<Settlement> {
     const result = await this.forwarder.deliver(event);
     if (result.outcome === 'acknowledged') {

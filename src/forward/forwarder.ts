@@ -67,6 +67,18 @@ const HEADER_VALUE = /^[\x21-\x7e]{1,1024}$/;
  */
 export const MAX_FORWARD_BYTES = SSE_MAX_EVENT_BYTES;
 
+/** An event's request, made ready before it is sent. */
+interface Prepared {
+  readonly event: ForwardedEvent;
+  readonly body: string;
+  readonly bytes: number;
+  readonly name: EventName;
+  readonly headers: Record<string, string>;
+  /** The first attempt's signature, and the second (Unix time) it was made for. */
+  readonly signedAt: number | undefined;
+  readonly signature: string | undefined;
+}
+
 /** What a message names of an event: its id, type and offset. */
 export interface EventName {
   id: string | undefined;
@@ -105,6 +117,34 @@ export class EventForwarder {
     this.where = neutralize(`${forwarding.target.url.origin}${forwarding.target.url.pathname}`);
   }
 
+  /** The next event, made ready while the one before it is with the app. */
+  #prepared: Prepared | undefined;
+
+  /**
+   * Makes an event's request ready (its body, id, headers and first signature) ahead of its delivery: called while
+   * the event before it is with the app, so that this work runs while svcadm would otherwise wait. Nothing is sent.
+   */
+  prepare(event: ForwardedEvent): void {
+    if (this.#prepared?.event !== event) this.#prepared = this.#prepare(event);
+  }
+
+  #prepare(event: ForwardedEvent): Prepared {
+    // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
+    const line = Buffer.concat(event.line).toString('utf8');
+    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
+    const name = eventName(event, body);
+    const bytes = Buffer.byteLength(body);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (name.id !== undefined && HEADER_VALUE.test(name.id)) headers['idempotency-key'] = name.id;
+    if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
+    if (event.offset !== undefined && HEADER_VALUE.test(event.offset)) headers['svcadm-offset'] = event.offset;
+    if (bytes > MAX_FORWARD_BYTES)
+      return { event, body, bytes, name, headers, signedAt: undefined, signature: undefined };
+    const signedAt = Math.floor(this.clock.now() / 1000);
+    const signature = signatureHeader(this.forwarding.target.secret, body, signedAt);
+    return { event, body, bytes, name, headers, signedAt, signature };
+  }
+
   /**
    * Resolves with how the event's delivery ended: acknowledged, rejected or out of attempts. Throws when forwarding
    * cannot go on for any event (an app that cannot be reached for good: TLS, a name that does not resolve).
@@ -113,23 +153,23 @@ export class EventForwarder {
     const { forwarding, clock, http } = this;
     const { target, attempts: limit } = forwarding;
     const trace = http.settings.trace;
-    // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
-    const line = Buffer.concat(event.line).toString('utf8');
-    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
-    const name = eventName(event, body);
+    const ready = this.#prepared?.event === event ? this.#prepared : this.#prepare(event);
+    this.#prepared = undefined;
+    const { body, bytes, name, headers } = ready;
     // Named only for a message or the trace: most events are acknowledged at once, and say nothing.
     let named: string | undefined;
     const what = () => (named ??= eventText(name));
-    const bytes = Buffer.byteLength(body);
     if (bytes > MAX_FORWARD_BYTES) {
       const error = `larger than ${MAX_FORWARD_BYTES / 1024 / 1024} MB, the app's limit: never sent`;
       trace?.(`forward: ${what()}: rejected, ${error}`);
       return { outcome: 'rejected', status: undefined, attempts: 0, error };
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (name.id !== undefined && HEADER_VALUE.test(name.id)) headers['idempotency-key'] = name.id;
-    if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
-    if (event.offset !== undefined && HEADER_VALUE.test(event.offset)) headers['svcadm-offset'] = event.offset;
+    // Each attempt is signed at its own second; one prepared ahead is used only when made in that same second.
+    const sign = (attempt: number): string => {
+      const seconds = Math.floor(clock.now() / 1000);
+      if (attempt === 1 && ready.signedAt === seconds && ready.signature !== undefined) return ready.signature;
+      return signatureHeader(target.secret, body, seconds);
+    };
     const of = limit === 0 ? '' : ` of ${limit}`;
     for (let attempt = 1; ; attempt++) {
       let status: number | undefined;
@@ -148,7 +188,7 @@ export class EventForwarder {
           maxRequestBytes: bytes + Buffer.byteLength(target.url.href),
           attemptHeaders: () => ({
             'svcadm-attempt': String(attempt),
-            [SIGNATURE_HEADER]: signatureHeader(target.secret, body, Math.floor(clock.now() / 1000)),
+            [SIGNATURE_HEADER]: sign(attempt),
           }),
           maxResponseBytes: MAX_ACKNOWLEDGEMENT_BYTES,
           statusOnly: true,

@@ -65,6 +65,11 @@ export interface PipelineOptions<E extends SourceEvent, P, N extends { readonly 
   accepts?: ((event: E) => boolean) | undefined;
   /** The delivery sink: resolves once the item is settled (acknowledged or dead-lettered), throws when it cannot be. */
   deliver?: ((event: E) => Promise<Settlement>) | undefined;
+  /**
+   * Makes the next item ready for `deliver` (nothing sent), run while the item before it is with the app: its
+   * preparation then overlaps the app's work instead of following it. Delivery stays one at a time, in order.
+   */
+  prepare?: ((event: E) => void) | undefined;
   /** The output file, and an item's lines in it. */
   record?: { sink: LineSink; lines(event: E): readonly Uint8Array[] } | undefined;
   /** The Printer's stream. */
@@ -107,6 +112,8 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
 
   readonly #opts: PipelineOptions<E, P, N>;
   #pending: ShownItem<E>[] = [];
+  /** The item with the delivery sink, while one is. */
+  #inFlight: E | undefined;
   /**
    * The batches written whose writes may not have settled yet (at most `unsettledBatches` between batches): the next
    * batch is read and written meanwhile (a pipe's reader and svcadm then work at once), and the position moves past
@@ -124,8 +131,10 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
   async run(): Promise<void> {
     const { source, deliver, accepts, maxItems, signal, note, afterBatch } = this.#opts;
     const eachDelivery = deliver !== undefined && this.#opts.writeEachDelivery === true;
+    const prepare = deliver ? this.#opts.prepare : undefined;
     for await (const batch of source.batches(signal)) {
-      for (const entry of batch) {
+      for (let index = 0; index < batch.length; index++) {
+        const entry = batch[index]!;
         if (entry.kind === 'event') {
           const event = entry as E;
           if (deliver && signal.aborted) break;
@@ -134,7 +143,17 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
             if (at !== undefined) this.position = at;
             continue;
           }
-          const acknowledged = deliver ? await deliver(event) : undefined;
+          let acknowledged: Settlement | undefined;
+          if (deliver) {
+            this.#inFlight = event;
+            const delivered = deliver(event);
+            if (prepare) this.#prepareAfter(batch, index + 1, prepare);
+            try {
+              acknowledged = await delivered;
+            } finally {
+              this.#inFlight = undefined;
+            }
+          }
           // A dead letter is settled by its line in the dead-letter file: the Printer and the output file show
           // what the app took.
           if (acknowledged?.outcome !== 'dead-lettered') this.#pending.push({ event, acknowledged });
@@ -153,6 +172,30 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
       if (this.full) break;
     }
     await this.flush(true);
+  }
+
+  /**
+   * Once the request in flight has been written (after its promises, before its answer is read), makes the next
+   * item of the batch ready. Only within the batch: a source may reuse a batch's memory for the next one.
+   */
+  #prepareAfter(batch: readonly SourceEntry<E, P, N>[], from: number, prepare: (event: E) => void): void {
+    const { accepts } = this.#opts;
+    for (let index = from; index < batch.length; index++) {
+      const entry = batch[index]!;
+      if (entry.kind !== 'event') continue;
+      const event = entry as E;
+      if (accepts && !accepts(event)) continue;
+      const during = this.#inFlight;
+      setImmediate(() => {
+        // Only while the item that asked is still with the app (the batch, and its memory, still current). A
+        // failure is left for `deliver` to meet, in its place.
+        if (this.#inFlight !== during) return;
+        try {
+          prepare(event);
+        } catch {}
+      });
+      return;
+    }
   }
 
   /**

@@ -171,6 +171,7 @@ describe('events tail --forward-to', () => {
     const file = join(tempConfigDir(), 'cursor');
     const acknowledged: string[] = [];
     const offsets = expected.map(offsetOf);
+    const seconds: number[] = [];
     const receiver = await app(
       (_attempt, tries, req) => {
         const index = offsets.indexOf(String(req.headers['svcadm-offset']));
@@ -188,6 +189,8 @@ describe('events tail --forward-to', () => {
       {
         clock,
         onRequest: () => {
+          // The second of each attempt, which its signature must name (an event made ready ahead of a 3 s wait too).
+          seconds.push(Math.floor(clock.now() / 1000));
           // Whenever the app is asked, the cursor file is at most at the last acknowledgement.
           const saved = existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
           const last =
@@ -210,11 +213,16 @@ describe('events tail --forward-to', () => {
         receiver.hook,
         '-q',
       ],
-      { env, clock },
+      { env: { ...env, SVCADM_FORWARD_SECRET: 'whsec-0123456789abcdef' }, clock },
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toEqual(expected);
     expect(acknowledged).toEqual(expected);
+    // Each attempt signed at its own second, whenever its request was made ready.
+    expect(
+      receiver.requests.map((q) => verify('whsec-0123456789abcdef', q.headers['svcadm-signature'], q.body)),
+    ).toEqual(seconds);
+    expect(new Set(seconds).size).toBeGreaterThan(1);
     // Each event's attempts come together, in stream order.
     const attempts = receiver.requests.map((q) => offsets.indexOf(String(q.headers['svcadm-offset'])));
     expect(attempts).toEqual([0, 1, 1, 1, 2, 3, 3, 4, 4, 5, 5, 6, 7]);

@@ -119,4 +119,26 @@ describe('the events pipeline', () => {
     await failing.finishAfterStop();
     expect([failing.count, failing.settledPosition]).toEqual([2, { a: 2 }]);
   });
+  it('makes the next accepted item of the batch ready while one is with the delivery sink, never across batches', async () => {
+    const log: string[] = [];
+    const pipeline = new Pipeline<Tagged, Position, Note>({
+      source: source([[e('a', 1), e('a', 2), { kind: 'cursor', offset: { a: 2 } }, e('a', 3)], [e('a', 4)]]),
+      accepts: (item) => item.n !== 2,
+      deliver: async (item): Promise<Settlement> => {
+        log.push(`deliver ${item.n}`);
+        // The app's round trip: I/O, during which the next item is made ready.
+        await new Promise<void>((resolve) => setTimeout(resolve, 5));
+        log.push(`settled ${item.n}`);
+        return { outcome: 'acknowledged', status: 204, attempts: 1 };
+      },
+      prepare: (item) => log.push(`prepare ${item.n}`),
+      printer: printer(),
+      written: async () => {},
+      note: () => {},
+      signal: new AbortController().signal,
+      start: undefined,
+    });
+    await pipeline.run();
+    expect(log).toEqual(['deliver 1', 'prepare 3', 'settled 1', 'deliver 3', 'settled 3', 'deliver 4', 'settled 4']);
+  });
 });

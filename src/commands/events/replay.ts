@@ -61,6 +61,7 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
     source,
     accepts: types.size === 0 ? undefined : (event) => types.has(event.type),
     deliver: delivery ? (event) => delivery.settle(event) : undefined,
+    prepare: delivery ? (event) => delivery.prepare(event) : undefined,
     printer: shown,
     written: () => inv.io.settled(),
     note: (bad) => {

@@ -111,6 +111,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const pipeline = new Pipeline<StreamEvent, string, TailNote>({
     source,
     deliver: delivery ? (event) => delivery.settle(event) : undefined,
+    prepare: delivery ? (event) => delivery.prepare(event) : undefined,
     record: record && { sink: record, lines: (event) => event.line },
     printer: stream,
     written: () => inv.io.settled(),
