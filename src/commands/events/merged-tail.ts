@@ -23,6 +23,7 @@ import type { TailStatus } from '../../render/tail-view.js';
 import { isCursor } from '../../spec/cursor.js';
 import { neutralize } from '../../text/sanitize.js';
 import type { TailOptions } from './options.js';
+import { TailStops } from './tail-stops.js';
 
 type Item = ShownItem<TenantEvent>;
 
@@ -217,15 +218,8 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
     now: started,
   };
   const stream = await inv.out.stream(mergedFormats(clock, opts.types, profiles), status);
-  const stop = new AbortController();
-  const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
-  const writeFailed = new AbortController();
-  const signal = AbortSignal.any([
-    ctx.interrupt,
-    stop.signal,
-    writeFailed.signal,
-    ...(stream.quit ? [stream.quit] : []),
-  ]);
+  const stops = new TailStops(ctx.interrupt, clock, opts.durationMs);
+  const signal = stops.signal(stream.quit);
   allowListenersOfTenants(ctx.interrupt, signal);
   const note = (entry: TenantNote) => {
     const { profile } = entry;
@@ -272,7 +266,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
     signal,
     start,
   });
-  pipeline.writeFailed.signal.addEventListener('abort', () => writeFailed.abort(), { once: true });
+  stops.follow(pipeline.writeFailed.signal);
   let failure: unknown;
   try {
     await pipeline.run();
@@ -281,7 +275,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
     if (!(err instanceof Interrupted)) throw err;
     await pipeline.finishAfterStop();
   } finally {
-    timer?.cancel();
+    stops.end();
     const seen = pipeline.count;
     stream.close({ ...status, state: 'stopped', seen, now: clock.now() });
     try {

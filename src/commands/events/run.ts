@@ -14,6 +14,7 @@ import type { TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
 import { type EventItem, eventFormats } from './event-formats.js';
 import type { TailOptions } from './options.js';
+import { TailStops } from './tail-stops.js';
 
 export { runEventsTailAcross } from './merged-tail.js';
 
@@ -64,8 +65,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     if (stream?.live) stream.status({ ...status, now: clock.now() });
   };
   const samples: Array<[number, number]> = [[started, 0]];
-  const stop = new AbortController();
-  const timer = opts.durationMs === undefined ? undefined : clock.setTimeout(() => stop.abort(), opts.durationMs);
+  const stops = new TailStops(ctx.interrupt, clock, opts.durationMs);
   if (opts.forward) announceForwarding(inv.out, opts.forward.target, (text) => inv.io.warn(text));
   stream = await inv.out.stream(eventFormats(clock, opts.types), status);
   const shown = stream;
@@ -81,15 +81,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
   const ticker = stream.live ? clock.setInterval(refresh, 1000) : undefined;
   let failure: unknown;
   const health = new StreamHealth(started);
-  // `q` in the interactive view stops as --max-events does; a write that fails after it was handed over stops the
-  // tail at once (the failure is thrown where it is awaited).
-  const writeFailed = new AbortController();
-  const signal = AbortSignal.any([
-    ctx.interrupt,
-    stop.signal,
-    writeFailed.signal,
-    ...(stream.quit ? [stream.quit] : []),
-  ]);
+  const signal = stops.signal(stream.quit);
   const source: ItemSource<StreamEvent, string, TailNote> = {
     batches: (signal) =>
       subscribeEvents({
@@ -137,7 +129,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     writeEachDelivery: stream.live,
     start,
   });
-  pipeline.writeFailed.signal.addEventListener('abort', () => writeFailed.abort(), { once: true });
+  stops.follow(pipeline.writeFailed.signal);
   try {
     await pipeline.run();
   } catch (err) {
@@ -155,13 +147,13 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     }
     if (pipeline.recordFailure !== undefined || !isCursorFileFailure(err)) await pipeline.finishAfterStop();
   } finally {
-    timer?.cancel();
+    stops.end();
     ticker?.cancel();
     const { full } = pipeline;
     const outage = failure === undefined && !full ? health.outage() : undefined;
     const reason = stream.quit?.aborted
       ? 'q pressed'
-      : stopReason(ctx.interrupt, failure !== undefined, full, stop.signal.aborted, outage);
+      : stopReason(ctx.interrupt, failure !== undefined, full, stops.duration.signal.aborted, outage);
     const { count: seen, position: cursor } = pipeline;
     stream.close({ ...status, state: 'stopped', reason, seen, cursor, now: clock.now() });
     try {
@@ -188,7 +180,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         : stoppedBy
           ? 'stopped'
           : STOP_WORDS[interruption(ctx.interrupt).signal]
-      : (stopReason(ctx.interrupt, false, full, stop.signal.aborted, outage) ?? 'the stream ended');
+      : (stopReason(ctx.interrupt, false, full, stops.duration.signal.aborted, outage) ?? 'the stream ended');
     const end: RunEnd = {
       events: seen,
       how,
