@@ -390,7 +390,8 @@ export class HttpClient {
       const verdict = classify(req.retry, response ?? { failure: failure as TransportFailure }, clock.now());
       if (!verdict.retry || attempt >= maxRetries) {
         if (response && verdict.tooLong && verdict.askedMs !== undefined) {
-          return { ...response, waitRefused: { waitMs: verdict.askedMs, until: clock.now() + verdict.askedMs } };
+          response.waitRefused = { waitMs: verdict.askedMs, until: clock.now() + verdict.askedMs };
+          return response;
         }
         if (response) return response;
         const tried = attempt > 0 ? ` (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : '';
@@ -470,16 +471,7 @@ export class HttpClient {
     return new Promise((resolve, reject) => {
       const { request } = this.#start(req, route, req.signal, reject, (res) => {
         if (req.statusOnly) {
-          // Node builds the headers object when it is first read: an app's 2xx is taken without it.
-          const answer: HttpResponse = {
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? '',
-            get headers() {
-              return res.headers;
-            },
-            body: '',
-            retries: 0,
-          };
+          const answer = new StatusOnlyAnswer(res);
           drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => resolve(answer));
           return;
         }
@@ -590,6 +582,29 @@ export class HttpClient {
 
   #trace(line: string): void {
     this.#settings.trace?.(line);
+  }
+}
+
+/**
+ * An answer taken for its status: Node builds the headers object when it is first read, so an app's 2xx is taken
+ * without it. A class, not an object literal with a getter: each such literal gets a map of its own (its getter is a
+ * new closure), which made about 4 KB per forwarded event outlive two minor collections.
+ */
+class StatusOnlyAnswer implements HttpResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly body = '';
+  retries = 0;
+  readonly #res: IncomingMessage;
+
+  constructor(res: IncomingMessage) {
+    this.#res = res;
+    this.status = res.statusCode ?? 0;
+    this.statusText = res.statusMessage ?? '';
+  }
+
+  get headers(): IncomingHttpHeaders {
+    return this.#res.headers;
   }
 }
 
