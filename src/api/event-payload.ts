@@ -27,6 +27,52 @@ export function eventLine(
   return [prefix, data.subarray(1), NEWLINE];
 }
 
+/** A recorded line that is an event's line as svcadm writes it: its type, its offset, and the line's pieces. */
+export interface RecordedLine {
+  readonly type: string;
+  readonly offset: string;
+  readonly line: readonly Buffer[];
+}
+
+const RECORDED_TYPE = Buffer.from('{"type":"');
+const RECORDED_OFFSET = Buffer.from('","offset":"');
+
+/**
+ * A line of a recorded file (`events replay`) taken as it stands, when it is exactly what `eventLine` makes of an
+ * event with the service's usual payload: `{"type":"…","offset":"…",` (both plain printable ASCII), then the rest of
+ * a valid, compact object with nothing to escape and no other `type`, `offset` or `attempts` key at its top level (so
+ * neither two values for one key nor a dead letter). Its pieces are the line itself, no copy: the app is sent the
+ * bytes the tail sent. `undefined` for any other line: the caller parses it.
+ */
+export function recordedLine(bytes: Buffer): RecordedLine | undefined {
+  if (!startsAt(bytes, RECORDED_TYPE, 0)) return undefined;
+  const typeEnd = plainStringEnd(bytes, RECORDED_TYPE.length);
+  if (typeEnd <= RECORDED_TYPE.length || !startsAt(bytes, RECORDED_OFFSET, typeEnd)) return undefined;
+  const offsetStart = typeEnd + RECORDED_OFFSET.length;
+  const offsetEnd = plainStringEnd(bytes, offsetStart);
+  if (offsetEnd < 0 || bytes[offsetEnd + 1] !== COMMA) return undefined;
+  if (scan(bytes, offsetEnd + 2) !== VALID) return undefined;
+  return {
+    type: bytes.toString('latin1', RECORDED_TYPE.length, typeEnd),
+    offset: bytes.toString('latin1', offsetStart, offsetEnd),
+    line: [bytes, NEWLINE],
+  };
+}
+
+function startsAt(bytes: Buffer, part: Buffer, at: number): boolean {
+  return bytes.length >= at + part.length && bytes.compare(part, 0, part.length, at, at + part.length) === 0;
+}
+
+/** The index of the quote that ends a string of printable ASCII (no escape) starting at `from`, or -1. */
+function plainStringEnd(b: Buffer, from: number): number {
+  for (let i = from; i < b.length; i++) {
+    const c = b[i] as number;
+    if (c === QUOTE) return i;
+    if (c < 0x20 || c > 0x7e || c === BACKSLASH) return -1;
+  }
+  return -1;
+}
+
 /** What `scan` found: INVALID, or VALID with what must change before printing. */
 const INVALID = 0;
 const VALID = 1;
@@ -67,18 +113,29 @@ const OBJECT = 1;
 const ARRAY = 2;
 const containers = new Uint8Array(MAX_JSON_DEPTH + 1);
 
-/** One pass over a JSON text that must be an object: INVALID, or VALID with ESCAPE and RESHAPE as needed. */
-function scan(b: Buffer): number {
+/**
+ * One pass over a JSON text that must be an object: INVALID, or VALID with ESCAPE and RESHAPE as needed. `resumeAt`:
+ * where a key of the top-level object starts, the bytes before it already read (`recordedLine`); a top-level
+ * `offset` or `attempts` key then counts as RESHAPE too.
+ */
+function scan(b: Buffer, resumeAt?: number): number {
   const end = b.length;
   let i = 0;
   let flags = VALID;
-  while (i < end && isSpace(b[i] as number)) {
-    flags |= RESHAPE;
-    i++;
-  }
-  if (b[i] !== 0x7b) return INVALID;
   let depth = 0;
   let expect: Expect = Expect.Value;
+  if (resumeAt === undefined) {
+    while (i < end && isSpace(b[i] as number)) {
+      flags |= RESHAPE;
+      i++;
+    }
+    if (b[i] !== 0x7b) return INVALID;
+  } else {
+    i = resumeAt;
+    depth = 1;
+    containers[1] = OBJECT;
+    expect = Expect.Key;
+  }
   while (i < end) {
     let c = b[i] as number;
     if (c === QUOTE) {
@@ -130,9 +187,7 @@ function scan(b: Buffer): number {
       i++;
       if (expect === Expect.Key || expect === Expect.FirstKey) {
         // A `type` key of its own would make two: the line is written again with the stream's type alone.
-        if (depth === 1 && (escaped || (i - keyStart === 6 && b.toString('latin1', keyStart, i) === '"type"'))) {
-          flags |= RESHAPE;
-        }
+        if (depth === 1 && (escaped || isTopKey(b, keyStart, i, resumeAt !== undefined))) flags |= RESHAPE;
         while (i < end && isSpace(b[i] as number)) {
           flags |= RESHAPE;
           i++;
@@ -190,6 +245,18 @@ function scan(b: Buffer): number {
     flags |= RESHAPE;
   }
   return flags;
+}
+
+/**
+ * A top-level key that makes the line be written again: `type` (the stream's type comes first, alone), and for a
+ * recorded line also `offset` and `attempts`.
+ */
+function isTopKey(b: Buffer, start: number, end: number, recorded: boolean): boolean {
+  const length = end - start;
+  if (length === 6) return b.toString('latin1', start, end) === '"type"';
+  if (!recorded || (length !== 8 && length !== 10)) return false;
+  const key = b.toString('latin1', start, end);
+  return key === '"offset"' || key === '"attempts"';
 }
 
 /** The end of the number or literal at `i`, or -1. */

@@ -1,5 +1,5 @@
-import { createReadStream, fstatSync } from 'node:fs';
-import { eventLine } from '../api/event-payload.js';
+import { closeSync, fstatSync, read } from 'node:fs';
+import { eventLine, recordedLine } from '../api/event-payload.js';
 import { envelopeIdOf, StreamEvent } from '../api/events.js';
 import { UsageError } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
@@ -63,56 +63,67 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
     return event.next;
   }
 
+  /**
+   * The file a chunk at a time into one buffer used again for each read: an event's line points into it (no copy),
+   * which is safe because the pipeline has settled a batch (`unsettledBatches` 0) before it asks for the next one.
+   * The start of a line a read cut off is moved to the buffer's start; a line longer than the buffer is gathered in
+   * copies.
+   */
   async *batches(signal: AbortSignal): AsyncGenerator<SourceEntry<StreamEvent, number, MalformedLine>[]> {
-    const stream = createReadStream('', { fd: this.#fd, highWaterMark: READ_BYTES, signal });
+    const buffer = Buffer.allocUnsafeSlow(READ_BYTES);
+    /** Bytes of the unfinished line at the buffer's start. */
+    let carried = 0;
     let line = 1;
-    /** The pieces of the line under way, and their size; `overlong` once it went past the bound. */
+    /** Earlier parts of a line longer than the buffer (copies), and their size. */
     let pieces: Buffer[] = [];
-    let size = 0;
+    let piecesSize = 0;
+    /** Past MAX_RECORDED_LINE_BYTES: the rest of the line is skipped, not kept. */
     let overlong = false;
     try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        this.bytesRead += chunk.length;
+      for (;;) {
+        if (signal.aborted) return;
+        if (carried === buffer.length) {
+          piecesSize += carried;
+          if (piecesSize > MAX_RECORDED_LINE_BYTES) overlong = true;
+          pieces = overlong || line < this.fromLine ? [] : [...pieces, Buffer.from(buffer)];
+          carried = 0;
+        }
+        const read = await readInto(this.#fd, buffer, carried);
+        if (read === 0) break;
+        this.bytesRead += read;
+        const data = buffer.subarray(0, carried + read);
         const batch: SourceEntry<StreamEvent, number, MalformedLine>[] = [];
         let at = 0;
-        while (at < chunk.length) {
-          const end = chunk.indexOf(NEWLINE, at);
-          if (end === -1) {
-            if (line >= this.fromLine && !overlong) {
-              size += chunk.length - at;
-              if (size > MAX_RECORDED_LINE_BYTES) {
-                overlong = true;
-                pieces = [];
-              } else pieces.push(chunk.subarray(at));
-            }
-            break;
-          }
+        for (let end = data.indexOf(NEWLINE, carried); end !== -1; end = data.indexOf(NEWLINE, at)) {
           if (line >= this.fromLine) {
-            if (overlong || size + (end - at) > MAX_RECORDED_LINE_BYTES) {
-              batch.push(malformed(line, `longer than ${MAX_RECORDED_LINE_BYTES} bytes`), {
-                kind: 'cursor',
-                offset: line + 1,
-              });
-            } else {
+            if (overlong || piecesSize + (end - at) > MAX_RECORDED_LINE_BYTES) batch.push(...overlongLine(line));
+            else {
               const bytes =
-                pieces.length === 0 ? chunk.subarray(at, end) : Buffer.concat([...pieces, chunk.subarray(at, end)]);
+                pieces.length === 0 ? data.subarray(at, end) : Buffer.concat([...pieces, data.subarray(at, end)]);
               batch.push(...entriesOf(bytes, line));
             }
           }
           pieces = [];
-          size = 0;
+          piecesSize = 0;
           overlong = false;
           line++;
           at = end + 1;
         }
         if (batch.length > 0) yield batch;
+        // The batch is settled: the unfinished line moves to the buffer's start, over lines no longer needed (a line
+        // skipped by --from-line or already too long is not kept).
+        if (overlong || line < this.fromLine || piecesSize + (data.length - at) > MAX_RECORDED_LINE_BYTES) {
+          overlong = line >= this.fromLine;
+          pieces = [];
+          carried = 0;
+        } else {
+          data.copyWithin(0, at);
+          carried = data.length - at;
+        }
       }
       // A last line without its line break.
-      if (line >= this.fromLine && (overlong || size > 0)) {
-        const bytes = Buffer.concat(pieces);
-        yield overlong
-          ? [malformed(line, `longer than ${MAX_RECORDED_LINE_BYTES} bytes`), { kind: 'cursor', offset: line + 1 }]
-          : entriesOf(bytes, line);
+      if (line >= this.fromLine && (overlong || piecesSize + carried > 0)) {
+        yield overlong ? overlongLine(line) : entriesOf(Buffer.concat([...pieces, buffer.subarray(0, carried)]), line);
       }
     } catch (err) {
       if ((err as Error).name === 'AbortError') return;
@@ -122,25 +133,48 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
         'file_unreadable',
       );
     } finally {
-      stream.destroy();
+      closeSync(this.#fd);
     }
   }
+}
+
+/** Reads into `buffer` from `at` to its end, at the file's current position: how many bytes came (0 at its end). */
+function readInto(fd: number, buffer: Buffer, at: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    read(fd, buffer, at, buffer.length - at, null, (err, bytes) => (err ? reject(err) : resolve(bytes)));
+  });
+}
+
+function overlongLine(line: number): SourceEntry<StreamEvent, number, MalformedLine>[] {
+  return [malformed(line, `longer than ${MAX_RECORDED_LINE_BYTES} bytes`), { kind: 'cursor', offset: line + 1 }];
 }
 
 function malformed(line: number, reason: string): MalformedLine {
   return { kind: 'malformed', line, reason };
 }
 
-/** A recorded event: a StreamEvent that knows the line after it, and its envelope's id (its line was parsed). */
+/** A recorded event: a StreamEvent that knows the line after it. */
 class RecordedEvent extends StreamEvent {
   constructor(
     type: string,
     offset: string | undefined,
     line: readonly Buffer[],
     readonly next: number,
-    readonly id: string | undefined,
   ) {
     super(type, offset, line);
+  }
+}
+
+/** A recorded event whose line was parsed: its envelope's id is known. */
+class ParsedRecordedEvent extends RecordedEvent {
+  constructor(
+    type: string,
+    offset: string | undefined,
+    line: readonly Buffer[],
+    next: number,
+    readonly id: string | undefined,
+  ) {
+    super(type, offset, line, next);
   }
 
   override envelopeId(): string | undefined {
@@ -148,9 +182,14 @@ class RecordedEvent extends StreamEvent {
   }
 }
 
-/** What one line of the file holds: an event, or why it holds none (a blank line is passed over). */
+/**
+ * What one line of the file holds: an event, or why it holds none (a blank line is passed over). A line as svcadm
+ * writes it is taken as it stands (`recordedLine`); any other is parsed.
+ */
 function entriesOf(bytes: Buffer, line: number): SourceEntry<StreamEvent, number, MalformedLine>[] {
   const next = { kind: 'cursor' as const, offset: line + 1 };
+  const recorded = recordedLine(bytes);
+  if (recorded) return [new RecordedEvent(recorded.type, recorded.offset, recorded.line, line + 1)];
   const text = bytes.toString('utf8').trim();
   if (text === '') return [next];
   let value: unknown;
@@ -167,7 +206,7 @@ function entriesOf(bytes: Buffer, line: number): SourceEntry<StreamEvent, number
   const eventOffset = typeof offset === 'string' ? offset : undefined;
   const pieces = eventLine(type, Buffer.from(payload === value ? text : JSON.stringify(payload)), payload);
   if (!pieces) return [malformed(line, 'not an event (nested too deep)'), next];
-  return [new RecordedEvent(type, eventOffset, pieces as Buffer[], line + 1, envelopeIdOf(payload))];
+  return [new ParsedRecordedEvent(type, eventOffset, pieces as Buffer[], line + 1, envelopeIdOf(payload))];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -115,6 +115,43 @@ describe('events replay', () => {
     ]);
   });
 
+  it('sends lines as recorded whatever the reads cut: across 64 KB reads, longer than a read, CR LF, a last line without its break', async () => {
+    // Lines as svcadm writes them (sent byte for byte: `1.0` and `\u0041` stay as the tail sent them), others that
+    // are parsed (written again), lengths that put line breaks on and around every 64 KB boundary.
+    const event = (n: number, pad: number) =>
+      `{"type":"user.created","offset":"o${n}","event":{"id":"evt_${n}","n":1.0,"s":"\\u0041${'x'.repeat(pad)}"}}`;
+    const lines: string[] = [];
+    for (let n = 0; lines.join('\n').length < 300 * 1024; n++) lines.push(event(n, (n * 977) % 3000));
+    lines.push(event(1000, 200 * 1024), event(1001, 70 * 1024));
+    const parsedLine = '{"type":"user.deleted", "offset":"p1","event":{"id":"evt_p","n":1.0}}';
+    const file = join(tempConfigDir(), 'long.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n${parsedLine}\r\n${event(2000, 10)}`);
+    const receiver = await app();
+    const r = await runCli(['events', 'replay', file, '--forward-to', receiver.hook, '-q'], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    const bodies = receiver.requests.map((q) => q.body);
+    expect(bodies).toEqual([
+      ...lines,
+      '{"type":"user.deleted","offset":"p1","event":{"id":"evt_p","n":1}}',
+      event(2000, 10),
+    ]);
+    expect(receiver.requests.map((q) => q.headers['svcadm-offset'])).toEqual([
+      ...lines.map((l) => parse(l).offset),
+      'p1',
+      'o2000',
+    ]);
+    expect(receiver.requests.at(-2)?.headers['idempotency-key']).toBe('evt_p');
+
+    // --from-line past a line longer than a read: nothing of it is sent.
+    const from = await app();
+    const at = lines.length - 1;
+    const f = await runCli(['events', 'replay', file, '--forward-to', from.hook, '-q', '--from-line', String(at + 1)], {
+      env: ENV,
+    });
+    expect(f.code, f.stderr).toBe(0);
+    expect(from.requests.map((q) => parse(q.body).offset)).toEqual(['o1001', 'p1', 'o2000']);
+  });
+
   it('resumes with --from-line, and a stop (Ctrl-C) says the line to resume with: nothing sent twice, nothing missed', async () => {
     const e = await emulator();
     const { file, lines } = await recorded(e, 8);
