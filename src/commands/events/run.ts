@@ -1,3 +1,4 @@
+import { SLOW_READER_RUN_BYTES } from '../../api/chunk-runs.js';
 import { REUSED_AFTER, type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../../api/events.js';
 import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
@@ -96,6 +97,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         // A batch's write has settled before the batch REUSED_AFTER later is asked for (the pipeline); no line is kept.
         reuseLines: true,
         received: (bytes) => inv.out.received(bytes),
+        runMaxBytes: delivery ? SLOW_READER_RUN_BYTES : undefined,
       }),
     positionOf: (event) => event.offset,
     unsettledBatches: REUSED_AFTER - 1,
