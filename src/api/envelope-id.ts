@@ -33,8 +33,8 @@ export function scanEnvelopeId(text: string): string | undefined | typeof UNSURE
       const after = text.charCodeAt(end + 1);
       if (after === COLON) {
         if (depth === 1 || (inEvent && depth === 2)) {
-          if (text.lastIndexOf('\\', end) > i) return UNSURE;
           const key = text.slice(i + 1, end);
+          if (key.includes('\\')) return UNSURE;
           const value = text.charCodeAt(end + 2);
           if (depth === 1 && key === 'event') {
             // The object's `id` is taken when it closes; any other value leaves no id.
