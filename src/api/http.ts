@@ -17,7 +17,8 @@ export interface HttpRequest {
   method: HttpMethod;
   url: URL;
   headers?: Record<string, string>;
-  body?: string;
+  /** A string is sent as UTF-8; bytes as they are. */
+  body?: string | Uint8Array;
   retry: RetryPolicy;
   /** What --debug shows of the body; bodies are never traced as they are (they may hold secrets). */
   traceBody?: string;
@@ -452,7 +453,7 @@ export class HttpClient {
 
   /**
    * The per-attempt time limit: it ends the request, and a tunnel the proxy has not answered yet (named as the
-   * proxy's silence, not the tenant's).
+   * proxy's silence, not the tenant's). `#start` cancels it when the request closes.
    */
   #timeLimit(
     request: http.ClientRequest,
@@ -462,14 +463,12 @@ export class HttpClient {
     timeoutMs = this.#settings.timeoutMs,
   ) {
     const { clock } = this.#settings;
-    const timer = clock.setTimeout(() => {
+    return clock.setTimeout(() => {
       const { proxy } = route;
       const failure = proxy && !request.socket ? proxySilence(proxy, url, timeoutMs) : timeoutFailure(url, timeoutMs);
       tunnel?.abort(failure);
       request.destroy(failure);
     }, timeoutMs);
-    request.on('close', () => timer.cancel());
-    return timer;
   }
 
   /** One attempt; `attemptHeaders`: the attempt's own headers, over the request's. */
@@ -548,7 +547,9 @@ export class HttpClient {
       reject(unusableAnswer(req.url, res));
     });
     if (sharedInterrupt) this.#endOnInterrupt(request);
+    const timer = this.#timeLimit(request, req.url, route, tunnel, req.timeoutMs);
     request.on('close', () => {
+      timer.cancel();
       if (sharedInterrupt) this.#interruptible.delete(request);
       if (!answered && !this.#settings.interrupt.aborted) {
         reject(new TransportFailure(`${req.url.host} closed the connection without an answer`, 'NO_ANSWER'));
@@ -567,7 +568,7 @@ export class HttpClient {
       else if (err.name === 'AbortError') reject(err);
       else reject((proxy && describeProxyFailure(err, proxy, req.url)) || describeFailure(err, req.url));
     });
-    return { request, timer: this.#timeLimit(request, req.url, route, tunnel, req.timeoutMs) };
+    return { request, timer };
   }
 
   /**

@@ -70,7 +70,8 @@ export const MAX_FORWARD_BYTES = SSE_MAX_EVENT_BYTES;
 /** An event's request, made ready before it is sent. */
 interface Prepared {
   readonly event: ForwardedEvent;
-  readonly body: string;
+  /** The event's line without its line break: what is sent and signed. */
+  readonly body: Buffer;
   readonly bytes: number;
   readonly name: EventName;
   readonly headers: Record<string, string>;
@@ -129,11 +130,12 @@ export class EventForwarder {
   }
 
   #prepare(event: ForwardedEvent): Prepared {
-    // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break.
-    const line = Buffer.concat(event.line).toString('utf8');
-    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
-    const name = eventName(event, body);
-    const bytes = Buffer.byteLength(body);
+    // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break. A copy:
+    // the line may point into memory the source uses again once its batch is settled.
+    const line = Buffer.concat(event.line);
+    const body = line.at(-1) === 0x0a ? line.subarray(0, -1) : line;
+    const name = eventName(event, body.toString('utf8'));
+    const bytes = body.length;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (name.id !== undefined && HEADER_VALUE.test(name.id)) headers['idempotency-key'] = name.id;
     if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
