@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { scanEnvelopeId, UNSURE } from '../../src/api/envelope-id.js';
 import { envelopeIdOf } from '../../src/api/events.js';
+import { seeded } from '../helpers/seeded.js';
 
 /** What the scan must agree with: the id JSON.parse finds. */
 const parsed = (text: string) => envelopeIdOf(JSON.parse(text) as Record<string, unknown>);
 
 /** A seeded generator of JSON values with the shapes that could mislead the scan. */
 function generator(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+  const { next, pick } = seeded(seed);
   const strings = ['id', 'event', 'evt_1', 'a"b', 'a\\"', '\\', '}', '{"id":"x"}', 'é', '\u2028', '', ':', ','];
   const value = (depth: number): unknown => {
     const r = next();

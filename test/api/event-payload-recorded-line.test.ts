@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventLine, recordedLine } from '../../src/api/event-payload.js';
+import { seeded } from '../helpers/seeded.js';
 
 const taken = (line: string) => {
   const r = recordedLine(Buffer.from(line));
@@ -8,12 +9,7 @@ const taken = (line: string) => {
 
 /** A seeded generator (an LCG), so that a failure names a reproducible case. */
 function generator(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+  const { next, pick } = seeded(seed);
   const strings = ['evt_1', 'a"b', '\\', 'é', '\u007f', '\u202e', '', ':', '}', '1.0'];
   const value = (depth: number): string => {
     const r = next();
