@@ -19,7 +19,8 @@ export const SLOW_READER_RUN_BYTES = 64 * 1024;
  * A chunk that arrives while the reader is busy (forwarding the events before it) is copied into one of two areas
  * that take turns, run by run: the stream's own buffer then dies young. Kept as it came, it lived long enough to be
  * promoted, and its 64 KB stayed in the allocator until a full collection (with SLOW_READER_RUN_BYTES, a forwarding
- * tail's peak RSS 82–83 MB without the copy, 69–71 MB with it). A run's area is written again only after the reader has asked for the run after it.
+ * tail's peak RSS 82–83 MB without the copy, 69–71 MB with it). A run's area is written again only after the reader
+ * has asked for the run after it.
  */
 export async function* chunkRuns(
   stream: Readable,
