@@ -37,6 +37,13 @@ export interface HttpRequest {
   statusOnly?: boolean;
   /** Never through a proxy: the app `events tail --forward-to` names is local. */
   direct?: boolean;
+  /**
+   * One request at a time to this origin, in order (the forwarder's): they share an agent of one socket, so that a
+   * request made ahead (`hold`) is handed the socket as soon as the one before it frees it.
+   */
+  sequential?: boolean;
+  /** The first attempt's request, made ahead by `hold` from this same request: sent when it is still usable. */
+  held?: HeldRequest;
   /** Over the settings' --max-retries and --timeout: a caller with limits of its own (the forwarder's). */
   maxRetries?: number;
   timeoutMs?: number;
@@ -321,6 +328,8 @@ export class HttpClient {
   readonly #settings: HttpSettings;
   readonly #httpAgent = new http.Agent({ keepAlive: true });
   readonly #httpRoute: Route = { agent: this.#httpAgent };
+  /** The agents of `sequential` requests (one socket each), made on first use. */
+  #sequentialRoutes: { http?: Route; https?: Route } = {};
   // node:https (and TLS under it) is loaded the first time an https URL is asked for: a loopback tenant never needs it.
   #httpsAgent: https.Agent | undefined;
   readonly #proxyAgents = new Map<string, Promise<http.Agent>>();
@@ -343,6 +352,8 @@ export class HttpClient {
   close(): void {
     this.#httpAgent.destroy();
     this.#httpsAgent?.destroy();
+    this.#sequentialRoutes.http?.agent.destroy();
+    this.#sequentialRoutes.https?.agent.destroy();
     for (const agent of this.#proxyAgents.values())
       void agent.then(
         (a) => a.destroy(),
@@ -354,7 +365,10 @@ export class HttpClient {
   #route(req: HttpRequest): Route | Promise<Route> {
     const { proxyEnv } = this.#settings;
     const proxy = req.direct || !proxyEnv ? undefined : proxyFor(req.url, proxyEnv);
-    if (!proxy) return req.url.protocol === 'https:' ? this.#httpsRoute : this.#httpRoute;
+    if (!proxy) {
+      if (req.sequential) return this.#sequentialRoute(req.url.protocol === 'https:');
+      return req.url.protocol === 'https:' ? this.#httpsRoute : this.#httpRoute;
+    }
     const key = `${req.url.protocol} ${proxy.url.href}`;
     let agent = this.#proxyAgents.get(key);
     if (!agent) {
@@ -367,6 +381,26 @@ export class HttpClient {
   get #httpsRoute(): Route {
     this.#httpsAgent ??= new (httpsModule().Agent)({ keepAlive: true });
     return { agent: this.#httpsAgent };
+  }
+
+  #sequentialRoute(secure: boolean): Route {
+    const routes = this.#sequentialRoutes;
+    const options = { keepAlive: true, maxSockets: 1 };
+    if (secure) routes.https ??= { agent: new (httpsModule().Agent)(options) };
+    else routes.http ??= { agent: new http.Agent(options) };
+    return (secure ? routes.https : routes.http) as Route;
+  }
+
+  /**
+   * Makes a `sequential` request's first attempt now and holds it unsent: while the request before it is with the
+   * server, node:http builds it and queues it for the socket, which it then gets the moment the one before frees it;
+   * `request({ ...req, held })` only sends it. The caller discards it (`discard`) before it sends anything else to
+   * that origin, or that would wait behind it. Undefined when it cannot be held (not direct and sequential).
+   */
+  hold(req: HttpRequest): HeldRequest | undefined {
+    if (!req.sequential || !req.direct) return undefined;
+    checkPayloadSize(req, req.maxRequestBytes);
+    return this.#attempt(req, this.#sequentialRoute(req.url.protocol === 'https:'));
   }
 
   /** Sends a request, retrying as its policy allows; resolves with the last answer whatever its status. */
@@ -383,7 +417,8 @@ export class HttpClient {
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
       try {
-        response = await this.#exchange(req, route, req.attemptHeaders?.());
+        const held = attempt === 0 && req.held instanceof Attempt && req.held.usable ? req.held : undefined;
+        response = await (held ?? this.#attempt(req, route)).send(req.attemptHeaders?.());
         response.retries = attempt;
         this.#traceExchange(req, response, started, via);
         // The last attempt, under a policy that never refuses a wait as too long: the answer is all there is to it.
@@ -424,7 +459,7 @@ export class HttpClient {
     const route = await this.#route(req);
     const started = clock.now();
     return new Promise<StreamResponse>((resolve, reject) => {
-      const { request, timer } = this.#start(req, route, signal, reject, undefined, (res) => {
+      const { request, startTimer } = this.#start(req, route, signal, reject, (res) => {
         timer.cancel();
         const head = { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers };
         this.#trace(
@@ -436,6 +471,7 @@ export class HttpClient {
         }
         readBody(res, req.url).then((body) => resolve({ ...head, body }), reject);
       });
+      const timer = startTimer();
       request.end();
     }).catch((err: unknown) => {
       if (err instanceof TransportFailure) throw err.toNetworkError();
@@ -471,30 +507,31 @@ export class HttpClient {
     }, timeoutMs);
   }
 
-  /** One attempt; `attemptHeaders`: the attempt's own headers, over the request's. */
-  #exchange(req: HttpRequest, route: Route, attemptHeaders?: Record<string, string>): Promise<HttpResponse> {
-    return new Promise((resolve, reject) => {
-      const { request } = this.#start(req, route, req.signal, reject, attemptHeaders, (res) => {
-        if (req.statusOnly) {
-          const answer = new StatusOnlyAnswer(res);
-          drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => resolve(answer));
-          return;
-        }
-        readBody(res, req.url, req.maxResponseBytes).then(
-          (body) =>
-            resolve({
-              status: res.statusCode ?? 0,
-              statusText: res.statusMessage ?? '',
-              headers: res.headers,
-              body,
-              retries: 0,
-            }),
-          (err: unknown) =>
-            reject(err instanceof TransportFailure ? err : describeFailure(err as NodeJS.ErrnoException, req.url)),
-        );
-      });
-      request.end(req.body);
+  /** One attempt, made (its request built, its socket on the way) and not sent yet: `send` sends it. */
+  #attempt(req: HttpRequest, route: Route): Attempt {
+    const attempt = new Attempt(req.body);
+    const fail = (err: unknown) => attempt.fail(err);
+    const { request, startTimer } = this.#start(req, route, req.signal, fail, (res) => {
+      if (req.statusOnly) {
+        const answer = new StatusOnlyAnswer(res);
+        drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => attempt.answered(answer));
+        return;
+      }
+      readBody(res, req.url, req.maxResponseBytes).then(
+        (body) =>
+          attempt.answered({
+            status: res.statusCode ?? 0,
+            statusText: res.statusMessage ?? '',
+            headers: res.headers,
+            body,
+            retries: 0,
+          }),
+        (err: unknown) =>
+          fail(err instanceof TransportFailure ? err : describeFailure(err as NodeJS.ErrnoException, req.url)),
+      );
     });
+    attempt.made(request, startTimer);
+    return attempt;
   }
 
   #start(
@@ -502,16 +539,10 @@ export class HttpClient {
     route: Route,
     signal: AbortSignal | undefined,
     reject: (err: unknown) => void,
-    attemptHeaders: Record<string, string> | undefined,
     onResponse: (res: IncomingMessage) => void,
-  ): { request: http.ClientRequest; timer: Timer } {
+  ): { request: http.ClientRequest; startTimer: () => Timer } {
     const isHttps = req.url.protocol === 'https:';
-    // The request is not copied per attempt: a copy of it per forwarded event outlived two minor collections.
-    const headers: Record<string, string> = {
-      'user-agent': this.#settings.userAgent,
-      ...req.headers,
-      ...attemptHeaders,
-    };
+    const headers: Record<string, string> = { 'user-agent': this.#settings.userAgent, ...req.headers };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     const { interrupt } = this.#settings;
     const abort = signal ? AbortSignal.any([signal, interrupt]) : interrupt;
@@ -547,9 +578,9 @@ export class HttpClient {
       reject(unusableAnswer(req.url, res));
     });
     if (sharedInterrupt) this.#endOnInterrupt(request);
-    const timer = this.#timeLimit(request, req.url, route, tunnel, req.timeoutMs);
+    let timer: Timer | undefined;
     request.on('close', () => {
-      timer.cancel();
+      timer?.cancel();
       if (sharedInterrupt) this.#interruptible.delete(request);
       if (!answered && !this.#settings.interrupt.aborted) {
         reject(new TransportFailure(`${req.url.host} closed the connection without an answer`, 'NO_ANSWER'));
@@ -568,7 +599,12 @@ export class HttpClient {
       else if (err.name === 'AbortError') reject(err);
       else reject((proxy && describeProxyFailure(err, proxy, req.url)) || describeFailure(err, req.url));
     });
-    return { request, timer };
+    // The time limit runs from when the attempt is sent (a request made ahead waits unsent without one).
+    const startTimer = () => {
+      timer = this.#timeLimit(request, req.url, route, tunnel, req.timeoutMs);
+      return timer;
+    };
+    return { request, startTimer };
   }
 
   /**
@@ -612,6 +648,65 @@ export class HttpClient {
 
   #trace(line: string): void {
     this.#settings.trace?.(line);
+  }
+}
+
+/** A request made ahead with `HttpClient.hold`: sent by the first attempt of the same request, or discarded. */
+export interface HeldRequest {
+  /** Ends it unsent (its connection closed if it had one). */
+  discard(): void;
+}
+
+/** One attempt: its request made (its socket on the way), sent by `send`, and the answer it gives. */
+class Attempt implements HeldRequest {
+  readonly #answer: Promise<HttpResponse>;
+  #answered!: (response: HttpResponse) => void;
+  #failed!: (err: unknown) => void;
+  #request: http.ClientRequest | undefined;
+  #startTimer: (() => Timer) | undefined;
+  #sent = false;
+  #failedUnsent = false;
+
+  constructor(private readonly body: string | Uint8Array | undefined) {
+    this.#answer = new Promise<HttpResponse>((resolve, reject) => {
+      this.#answered = resolve;
+      this.#failed = reject;
+    });
+    // A request held and never sent may fail (its connection closed) or be discarded: nobody waits for its answer.
+    this.#answer.catch(() => {});
+  }
+
+  made(request: http.ClientRequest, startTimer: () => Timer): void {
+    this.#request = request;
+    this.#startTimer = startTimer;
+  }
+
+  answered(response: HttpResponse): void {
+    this.#answered(response);
+  }
+
+  fail(err: unknown): void {
+    if (!this.#sent) this.#failedUnsent = true;
+    this.#failed(err);
+  }
+
+  /** Held, not sent, and not failed meanwhile. */
+  get usable(): boolean {
+    return !this.#sent && !this.#failedUnsent && this.#request?.destroyed === false;
+  }
+
+  /** Sends it with the attempt's own headers (a signature that carries the attempt's time) over the request's. */
+  send(attemptHeaders: Record<string, string> | undefined): Promise<HttpResponse> {
+    const request = this.#request as http.ClientRequest;
+    this.#sent = true;
+    if (attemptHeaders) for (const [name, value] of Object.entries(attemptHeaders)) request.setHeader(name, value);
+    this.#startTimer?.();
+    request.end(this.body);
+    return this.#answer;
+  }
+
+  discard(): void {
+    if (!this.#sent) this.#request?.destroy();
   }
 }
 

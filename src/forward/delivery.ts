@@ -80,6 +80,7 @@ export class DeliverySink {
   }
 
   close(): void {
+    this.forwarder.close();
     this.deadLetters?.close();
   }
 

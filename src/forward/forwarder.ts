@@ -1,5 +1,5 @@
 import type { StreamEvent } from '../api/events.js';
-import type { HttpClient } from '../api/http.js';
+import type { HeldRequest, HttpClient, HttpRequest } from '../api/http.js';
 import { retryAfterMs } from '../api/retry.js';
 import { SSE_MAX_EVENT_BYTES } from '../api/sse-parser.js';
 import type { Clock } from '../clock.js';
@@ -78,6 +78,8 @@ interface Prepared {
   /** The first attempt's signature, and the second (Unix time) it was made for. */
   readonly signedAt: number | undefined;
   readonly signature: string | undefined;
+  /** Its first attempt's request, made while the event before it was with the app (`HttpClient.hold`). */
+  held?: HeldRequest | undefined;
 }
 
 /** What a message names of an event: its id, type and offset. */
@@ -126,7 +128,47 @@ export class EventForwarder {
    * the event before it is with the app, so that this work runs while svcadm would otherwise wait. Nothing is sent.
    */
   prepare(event: ForwardedEvent): void {
-    if (this.#prepared?.event !== event) this.#prepared = this.#prepare(event);
+    if (this.#prepared?.event === event) return;
+    this.#dropPrepared();
+    const ready = this.#prepare(event);
+    // Held only behind a first attempt still unanswered: a retry must not wait behind it.
+    if (this.#firstAttempt && ready.bytes <= MAX_FORWARD_BYTES) ready.held = this.http.hold(this.#request(ready, 1));
+    this.#prepared = ready;
+  }
+
+  /** The event with the app is on its first attempt, not answered yet otherwise than with an acknowledgement. */
+  #firstAttempt = false;
+
+  /** Ends what was made ahead (the run is over). */
+  close(): void {
+    this.#dropPrepared();
+  }
+
+  /** The event made ready ahead is not sent next: its held request would hold the one connection to the app. */
+  #dropPrepared(): void {
+    this.#prepared?.held?.discard();
+    this.#prepared = undefined;
+  }
+
+  /** An attempt's request; the first may be sent as it was held. */
+  #request(ready: Prepared, attempt: number, attemptHeaders?: () => Record<string, string>): HttpRequest {
+    const { target, timeoutMs } = this.forwarding;
+    return {
+      method: 'POST',
+      url: target.url,
+      headers: ready.headers,
+      body: ready.body,
+      retry: 'forward',
+      maxRetries: 0,
+      timeoutMs,
+      maxRequestBytes: ready.bytes + Buffer.byteLength(target.url.href),
+      attemptHeaders,
+      maxResponseBytes: MAX_ACKNOWLEDGEMENT_BYTES,
+      statusOnly: true,
+      direct: true,
+      sequential: true,
+      held: attempt === 1 ? ready.held : undefined,
+    };
   }
 
   #prepare(event: ForwardedEvent): Prepared {
@@ -155,9 +197,12 @@ export class EventForwarder {
     const { forwarding, clock, http } = this;
     const { target, attempts: limit } = forwarding;
     const trace = http.settings.trace;
-    const ready = this.#prepared?.event === event ? this.#prepared : this.#prepare(event);
+    const ahead = this.#prepared?.event === event ? this.#prepared : undefined;
+    if (!ahead) this.#dropPrepared();
+    const ready = ahead ?? this.#prepare(event);
     this.#prepared = undefined;
-    const { body, bytes, name, headers } = ready;
+    this.#firstAttempt = true;
+    const { body, bytes, name } = ready;
     // Named only for a message or the trace: most events are acknowledged at once, and say nothing.
     let named: string | undefined;
     const what = () => (named ??= eventText(name));
@@ -179,29 +224,21 @@ export class EventForwarder {
       let asked: number | undefined;
       let klass: DeliveryClass;
       try {
-        const res = await http.request({
-          method: 'POST',
-          url: target.url,
-          headers,
-          body,
-          retry: 'forward',
-          maxRetries: 0,
-          timeoutMs: forwarding.timeoutMs,
-          maxRequestBytes: bytes + Buffer.byteLength(target.url.href),
-          attemptHeaders: () => ({
+        const res = await http.request(
+          this.#request(ready, attempt, () => ({
             'svcadm-attempt': String(attempt),
             [SIGNATURE_HEADER]: sign(attempt),
-          }),
-          maxResponseBytes: MAX_ACKNOWLEDGEMENT_BYTES,
-          statusOnly: true,
-          direct: true,
-        });
+          })),
+        );
         status = res.status;
         klass = classOfStatus(status);
         reason =
           klass === 'acknowledged' && !trace ? '' : neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
         asked = klass === 'retried' ? retryAfterMs(res.headers, clock.now()) : undefined;
       } catch (err) {
+        // The next event's held request shares the one connection: it goes before anything else is sent.
+        this.#firstAttempt = false;
+        this.#dropPrepared();
         if (err instanceof Interrupted || !(err instanceof NetworkError || err instanceof UsageError)) throw err;
         reason = neutralize(err.message).slice(0, 200);
         if (err instanceof UsageError || err.permanent) {
@@ -209,6 +246,10 @@ export class EventForwarder {
           throw new NetworkError(`cannot deliver ${what()} to ${this.where}: ${reason}`, { reason: 'forward_failed' });
         }
         klass = 'retried';
+      }
+      if (klass !== 'acknowledged') {
+        this.#firstAttempt = false;
+        this.#dropPrepared();
       }
       if (klass === 'acknowledged') {
         trace?.(`forward: ${what()} attempt ${attempt}${of} → ${reason}: acknowledged`);

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../../src/errors.js';
@@ -117,6 +118,49 @@ describe('events tail --forward-to', () => {
       expect(verify(secret, q.headers['svcadm-signature'], q.body)).toBe(Date.parse('2026-03-01T12:00:00Z') / 1000);
       expect(verify('fwsec_someone-else-secret-000000', q.headers['svcadm-signature'], q.body)).toBeUndefined();
       expect(verify(secret, q.headers['svcadm-signature'], `${q.body} `)).toBeUndefined();
+    }
+  });
+
+  it('sends one event at a time over one connection, each at its first attempt, the next made while the app has the one before', async () => {
+    const e = await emulator();
+    const env = envOf(e);
+    const expected = await plainTail(env, 40);
+    /** The app's side: each connection, and each request as it arrived while another was still unanswered. */
+    const seen = { connections: 0, bodies: [] as string[], attempts: [] as string[], overlapping: 0, answering: 0 };
+    for (const closeEach of [false, true]) {
+      seen.connections = 0;
+      seen.bodies = [];
+      seen.attempts = [];
+      const server = createServer((req, res) => {
+        if (seen.answering > 0) seen.overlapping++;
+        seen.answering++;
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          seen.bodies.push(Buffer.concat(chunks).toString());
+          seen.attempts.push(String(req.headers['svcadm-attempt']));
+          seen.answering--;
+          // An app that closes each connection after its answer: the next event's request, made ahead on the
+          // connection, is made again on a new one, still at its first attempt.
+          res.writeHead(204, closeEach ? { connection: 'close' } : {}).end();
+        });
+      });
+      server.on('connection', () => seen.connections++);
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      try {
+        const r = await runCli(['events', 'tail', '--since', '7d', '--max-events', '40', '--forward-to', url, '-q'], {
+          env,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(seen.bodies).toEqual(expected);
+        expect(seen.attempts).toEqual(expected.map(() => '1'));
+        expect(seen.overlapping).toBe(0);
+        expect(seen.connections).toBe(closeEach ? 40 : 1);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((done) => server.close(done));
+      }
     }
   });
 
