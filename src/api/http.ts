@@ -512,6 +512,12 @@ export class HttpClient {
     const attempt = new Attempt(req.body);
     const fail = (err: unknown) => attempt.fail(err);
     const { request, startTimer } = this.#start(req, route, req.signal, fail, (res) => {
+      // An answer to a request held and not sent yet (bytes the server sent after the answer before): not this
+      // request's. It is ended unused, and the attempt made afresh when it is sent.
+      if (!attempt.sent) {
+        request.destroy();
+        return;
+      }
       if (req.statusOnly) {
         const answer = new StatusOnlyAnswer(res);
         drainBody(res, req.maxResponseBytes ?? MAX_ANSWER_BYTES, () => attempt.answered(answer));
@@ -666,6 +672,10 @@ class Attempt implements HeldRequest {
   #startTimer: (() => Timer) | undefined;
   #sent = false;
   #failedUnsent = false;
+
+  get sent(): boolean {
+    return this.#sent;
+  }
 
   constructor(private readonly body: string | Uint8Array | undefined) {
     this.#answer = new Promise<HttpResponse>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { HttpClient, type HttpSettings } from '../../src/api/http.js';
 import { classify, retryWaitMs } from '../../src/api/retry.js';
@@ -196,5 +197,57 @@ describe('the retry rule', () => {
     ['forward', 'TLS', true, false],
   ] as const)('%s: a %s failure (permanent: %s) is retried: %s', (policy, code, permanent, retry) => {
     expect(classify(policy, { failure: { code, message: code, permanent } }, now).retry).toBe(retry);
+  });
+});
+
+describe('HttpClient, a request made ahead (hold)', () => {
+  it('takes no answer that came before the held request was sent: the answer is the one given to the request', async () => {
+    // A server whose first connection answers at once, before anything is asked; every connection answers requests.
+    const sockets: Socket[] = [];
+    let firstClosed: () => void = () => {};
+    const firstClosedAt = new Promise<void>((done) => {
+      firstClosed = done;
+    });
+    const server = createNetServer((socket) => {
+      sockets.push(socket);
+      if (sockets.length === 1) {
+        socket.on('close', () => firstClosed());
+        socket.write('HTTP/1.1 204 No Content\r\n\r\n');
+      }
+      let seen = '';
+      socket.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('latin1');
+        if (!seen.includes('\r\n\r\nasked')) return;
+        seen = '';
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n');
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    closeAfterTest({
+      close: () =>
+        new Promise<void>((done) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => done());
+        }),
+    });
+    const http = client();
+    const req = {
+      method: 'POST' as const,
+      url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`),
+      body: 'asked',
+      retry: 'forward' as const,
+      maxRetries: 0,
+      statusOnly: true,
+      direct: true,
+      sequential: true,
+    };
+    const held = http.hold(req);
+    expect(held).toBeDefined();
+    // The held request meets the answer nobody asked for and ends its connection unused.
+    await firstClosedAt;
+    const res = await http.request({ ...req, held });
+    expect(res.status).toBe(200);
+    expect(sockets).toHaveLength(2);
+    http.close();
   });
 });
