@@ -1,4 +1,3 @@
-import { SLOW_READER_RUN_BYTES } from '../../api/chunk-runs.js';
 import { REUSED_AFTER, type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../../api/events.js';
 import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
@@ -96,11 +95,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         random: ctx.random,
         // A batch's write has settled before the batch REUSED_AFTER later is asked for (the pipeline); no line is kept.
         reuseLines: true,
-        // The memory policy's collections per megabyte are for a tail that only prints: one that forwards makes
-        // garbage enough of its own, and forced collections promoted each next event's request made ahead
-        // (docs/decisions/2026-11-26-forwarding-memory.md).
-        received: delivery ? undefined : (bytes) => inv.out.received(bytes),
-        runMaxBytes: delivery ? SLOW_READER_RUN_BYTES : undefined,
+        received: (bytes) => inv.out.received(bytes),
       }),
     positionOf: (event) => event.offset,
     unsettledBatches: REUSED_AFTER - 1,
