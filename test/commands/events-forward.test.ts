@@ -164,6 +164,43 @@ describe('events tail --forward-to', () => {
     }
   });
 
+  it('delivers a large event intact among small ones while the app is slow: its pieces are kept whatever arrives after them', async () => {
+    const e = await emulator();
+    const env = envOf(e);
+    const tags = Array.from({ length: 6000 }, (_, i) => `item-${i}-${'x'.repeat(60)}`);
+    const small = await e.emit('user.created', 40);
+    await e.emitEvent({ type: 'user.updated', object: { name: 'big', tags } });
+    await e.emit('user.deleted', 40);
+    const from = ['--from', small.before];
+    const plain = await runCli(['events', 'tail', ...from, '--max-events', '81'], { env });
+    expect(plain.code, plain.stderr).toBe(0);
+    const expected = plain.stdout.trim().split('\n');
+    expect(expected.some((line) => line.length > 400_000)).toBe(true);
+    // An app slow enough that the stream's next chunks arrive while svcadm waits for it.
+    const bodies: string[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        bodies.push(Buffer.concat(chunks).toString());
+        setTimeout(() => res.writeHead(204).end(), 2);
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const r = await runCli(['events', 'tail', ...from, '--max-events', '81', '--forward-to', url, '-q'], {
+        env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(bodies).toEqual(expected);
+      expect(r.stdout.trim().split('\n')).toEqual(expected);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
+  });
+
   it('signs with --forward-secret or SVCADM_FORWARD_SECRET, and announces as JSON when JSON was asked for', async () => {
     const e = await emulator();
     const receiver = await app(() => 200);
