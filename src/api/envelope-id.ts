@@ -1,14 +1,7 @@
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './byte-codes.js';
+
 /** What `scanEnvelopeId` could not tell without parsing (an escaped key, white space between tokens). */
 export const UNSURE: unique symbol = Symbol('unsure');
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_OBJECT = 0x7d;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 
 /**
  * `event.id` of a payload line (a compact JSON object, already known valid), without parsing all of it: what

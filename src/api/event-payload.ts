@@ -1,4 +1,5 @@
 import { escapeJsonText, isUnsafeCodePoint } from '../text/sanitize.js';
+import { BACKSLASH, COMMA, QUOTE } from './byte-codes.js';
 import { MAX_JSON_DEPTH } from './json-answer.js';
 
 /**
@@ -81,10 +82,7 @@ const ESCAPE = 2;
 /** White space between tokens, or a `type` key of its own: parsed and written again. */
 const RESHAPE = 4;
 
-const COMMA = 0x2c;
 const NEWLINE = Buffer.from('\n');
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** Bytes that end a plain run inside a string: quote, backslash, controls, DEL and all of non-ASCII. */
 const STRING_STOP = new Uint8Array(256);

@@ -1,3 +1,4 @@
+import { COLON, CR, LF, SPACE } from './byte-codes.js';
 /**
  * How much of an event stream svcadm holds at once, whatever the server sends: one line, and the data of one
  * event, at most 4 MB each (four times the largest payload the service accepts).
@@ -38,10 +39,6 @@ export class SseLimitError extends Error {
   }
 }
 
-const LF = 0x0a;
-const CR = 0x0d;
-const COLON = 0x3a;
-const SPACE = 0x20;
 const EMPTY = Buffer.alloc(0);
 const NEWLINE = Buffer.of(LF);
 /** UTF-8's byte order mark: dropped at the start of the stream, even when it comes in more than one chunk. */

@@ -22,6 +22,17 @@ export interface TailStatus {
   forward?: ForwardStatus | undefined;
 }
 
+/** A run's status before anything has come: the types asked for, the position it starts from, forwarding's counts. */
+export function startingStatus(
+  state: 'connecting' | 'connected',
+  types: readonly string[],
+  cursor: string | undefined,
+  now: number,
+  forward?: ForwardStatus,
+): TailStatus {
+  return { state, attempt: 0, types, seen: 0, rate: 0, cursor, now, ...(forward ? { forward } : {}) };
+}
+
 /** The forwarding part of the status line. */
 export interface ForwardStatus {
   forwarded: number;

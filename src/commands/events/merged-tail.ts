@@ -19,7 +19,7 @@ import { errorEnvelope } from '../../io/printer.js';
 import type { StreamFormats } from '../../io/stream-types.js';
 import type { EventRow } from '../../render/event-line.js';
 import { jsonLine } from '../../render/json.js';
-import type { TailStatus } from '../../render/tail-view.js';
+import { startingStatus, type TailStatus } from '../../render/tail-view.js';
 import { isCursor } from '../../spec/cursor.js';
 import { neutralize } from '../../text/sanitize.js';
 import type { TailOptions } from './options.js';
@@ -208,15 +208,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
     });
   }
 
-  const status: TailStatus = {
-    state: 'connecting',
-    attempt: 0,
-    types: opts.types,
-    seen: 0,
-    rate: 0,
-    cursor: undefined,
-    now: started,
-  };
+  const status = startingStatus('connecting', opts.types, undefined, started);
   const stream = await inv.out.stream(mergedFormats(clock, opts.types, profiles), status);
   const stops = new TailStops(ctx.interrupt, clock, opts.durationMs);
   const signal = stops.signal(stream.quit);

@@ -9,7 +9,7 @@ import { type MalformedLine, RecordedFile } from '../../forward/recorded-file.js
 import { type RunEnd, summaryText, summaryValue } from '../../forward/summary.js';
 import type { ItemStream } from '../../io/stream-types.js';
 import { groupedCount } from '../../render/progress-text.js';
-import type { TailStatus } from '../../render/tail-view.js';
+import { startingStatus, type TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
 import { type EventItem, eventFormats } from './event-formats.js';
 import type { ReplayOptions } from './options.js';
@@ -34,16 +34,13 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
   };
   const delivery =
     opts.forward && DeliverySink.open(inv.services.http(), opts.forward, clock, notice, () => showForwarding());
-  const status: TailStatus = {
-    state: 'connected',
-    attempt: 0,
-    types: opts.types,
-    seen: 0,
-    rate: 0,
-    cursor: undefined,
-    now: clock.now(),
-    ...(delivery ? { forward: delivery.status() } : {}),
-  };
+  const status = startingStatus(
+    'connected',
+    opts.types,
+    undefined,
+    clock.now(),
+    delivery ? delivery.status() : undefined,
+  );
   const showForwarding = () => {
     if (!delivery) return;
     status.forward = delivery.status();

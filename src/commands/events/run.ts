@@ -10,7 +10,7 @@ import { type ItemSource, Pipeline } from '../../forward/pipeline.js';
 import { type RunEnd, summaryText, summaryValue } from '../../forward/summary.js';
 import { RecordFile } from '../../io/record-file.js';
 import type { ItemStream } from '../../io/stream-types.js';
-import type { TailStatus } from '../../render/tail-view.js';
+import { startingStatus, type TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
 import { type EventItem, eventFormats } from './event-formats.js';
 import type { TailOptions } from './options.js';
@@ -48,16 +48,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
       () => showForwarding(),
     );
   const api = inv.services.api();
-  const status: TailStatus = {
-    state: 'connecting',
-    attempt: 0,
-    types: opts.types,
-    seen: 0,
-    rate: 0,
-    cursor: start,
-    now: started,
-    ...(delivery ? { forward: delivery.status() } : {}),
-  };
+  const status = startingStatus('connecting', opts.types, start, started, delivery?.status());
   /** The forwarding counts into the status (and the live view's status line at once). */
   const showForwarding = () => {
     if (!delivery) return;
