@@ -4,7 +4,7 @@ import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import { isFatalStreamError } from '../spec/stream-errors.js';
 import { neutralize } from '../text/sanitize.js';
 import { fingerprintInto } from '../util/fingerprint.js';
-import { chunkRuns } from './chunk-runs.js';
+import { chunkRuns, SLOW_READER_RUN_BYTES } from './chunk-runs.js';
 import type { Query } from './client.js';
 import { scanEnvelopeId, UNSURE } from './envelope-id.js';
 import { apiErrorFrom } from './error-body.js';
@@ -52,6 +52,11 @@ export interface SubscribeOptions {
    * that has written each batch by then and keeps nothing of it (`events tail`). Others get lines of their own.
    */
   reuseLines?: boolean;
+  /**
+   * The bytes received are copied into memory used again, run after run (chunk-runs.ts's `reuseMemory`): for a
+   * caller that may be slow to ask for the next batch (forwarding), whose waiting chunks would otherwise be promoted.
+   */
+  reuseChunks?: boolean;
   /**
    * What may wait for this subscription's reader before its socket stops being read (chunk-runs.ts); less for each
    * tenant of a merged tail, whose sockets wait in turn for the one reader.
@@ -196,7 +201,7 @@ function isEventStream(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
-export { REUSED_AFTER, timestampOf };
+export { REUSED_AFTER, SLOW_READER_RUN_BYTES, timestampOf };
 
 function parseJsonObject(data: Buffer): Record<string, unknown> | undefined {
   try {
@@ -403,13 +408,13 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<r
             },
           },
           () => fatal !== undefined || endedByError !== undefined || rotated,
-          { reuseLines: opts.reuseLines },
+          { reuseLines: opts.reuseLines, chunksReused: opts.reuseChunks },
         );
         const stream = res.stream;
         const idle = clock.setTimeout(() => connection.abort(), opts.idleMs ?? DEFAULT_IDLE_MS);
         try {
           let overflow: SseLimitError | undefined;
-          for await (const run of chunkRuns(stream, opts.runMaxBytes)) {
+          for await (const run of chunkRuns(stream, opts.runMaxBytes, opts.reuseChunks)) {
             if (opts.received) {
               let bytes = 0;
               for (const chunk of run) bytes += chunk.length;

@@ -21,6 +21,11 @@ export interface FramerOptions {
    * REUSED_AFTER later is fed. For a caller that has written a run's lines, and keeps none, by then (`events tail`).
    */
   reuseLines?: boolean | undefined;
+  /**
+   * The chunks fed are views of memory written again once the next run is fed (chunk-runs.ts's `reuseMemory`). The
+   * parser keeps pieces of what it is given (an unfinished line or message, an event's data): it is given copies.
+   */
+  chunksReused?: boolean | undefined;
 }
 
 export function createSseFramer(handlers: SseHandlers, stop: () => boolean, options: FramerOptions = {}): SseFramer {
@@ -40,7 +45,8 @@ export function createSseFramer(handlers: SseHandlers, stop: () => boolean, opti
   if (!wasm) {
     return {
       feed(run) {
-        for (const chunk of run) {
+        for (const received of run) {
+          const chunk = options.chunksReused ? Buffer.from(received) : received;
           // A message at a time, as the fast path hands them over: nothing more once `stop()` says so.
           for (let rest = chunk, at = parser.feed(rest, true); ; at = parser.feed(rest, true)) {
             if (stop()) return;
@@ -51,7 +57,7 @@ export function createSseFramer(handlers: SseHandlers, stop: () => boolean, opti
       },
     };
   }
-  return new FastFramer(wasm, parser, handlers, stop, options.reuseLines === true);
+  return new FastFramer(wasm, parser, handlers, stop, options);
 }
 
 /** An unfinished message longer than this goes to the parser, which holds it in pieces within its bounds. */
@@ -178,6 +184,7 @@ class FastFramer implements SseFramer {
   readonly #handlers: SseHandlers;
   readonly #stop: () => boolean;
   readonly #reuseLines: boolean;
+  readonly #chunksReused: boolean;
   /** Until the parser reaches a message boundary, it takes the bytes: it starts (a byte order mark, `retry:`). */
   #parserHasIt = true;
   /** The memory's layout: [input][output][output][records], each area with slack after it. */
@@ -194,12 +201,19 @@ class FastFramer implements SseFramer {
   #outputUsed = 0;
   readonly #types: string[] = [];
 
-  constructor(wasm: FrameExports, parser: SseParser, handlers: SseHandlers, stop: () => boolean, reuseLines: boolean) {
+  constructor(
+    wasm: FrameExports,
+    parser: SseParser,
+    handlers: SseHandlers,
+    stop: () => boolean,
+    options: FramerOptions,
+  ) {
     this.#wasm = wasm;
     this.#parser = parser;
     this.#handlers = handlers;
     this.#stop = stop;
-    this.#reuseLines = reuseLines;
+    this.#reuseLines = options.reuseLines === true;
+    this.#chunksReused = options.chunksReused === true;
     this.#input = wasm.heapStart();
     const first = this.#input + INPUT_BYTES + SLACK;
     this.#outputs = Array.from({ length: OUTPUT_AREAS }, (_, k) => first + k * (OUTPUT_BYTES + SLACK));
@@ -223,8 +237,13 @@ class FastFramer implements SseFramer {
   /** Puts a chunk where it goes: to the parser until a message boundary, then into the input area; false on stop. */
   #take(chunk: Buffer): boolean {
     let rest = chunk;
+    let own = !this.#chunksReused;
     while (rest.length > 0) {
       if (this.#parserHasIt) {
+        if (!own) {
+          rest = Buffer.from(rest);
+          own = true;
+        }
         const at = this.#parser.feed(rest, true);
         if (this.#stop()) return false;
         if (at === undefined) return true;

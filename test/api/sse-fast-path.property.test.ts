@@ -384,6 +384,8 @@ interface Case {
   /** Chunk boundaries, strictly ascending; `run`: the chunk after it starts a run. */
   cuts: Array<{ at: number; run: boolean }>;
   reuseLines: boolean;
+  /** The framer is fed views of memory written over once the next run is fed (`chunksReused`, as `events tail`). */
+  chunksReused: boolean;
   /** `stop()` says so once this many messages have been handed over. */
   stopAfter: number | undefined;
   /** Why a case is large, if it is. */
@@ -434,7 +436,7 @@ function generate(r: Random): Case {
   let cuts = cutsOf(r, all);
   // Half the large cases in one run, for the module's areas to fill (STOP_FULL, and the excess to the parser).
   if ((size === 'many' || size === 'long run') && r.chance(0.5)) cuts = cuts.map(({ at }) => ({ at, run: false }));
-  return { bytes: all, cuts, reuseLines: r.chance(0.7), stopAfter: undefined, size };
+  return { bytes: all, cuts, reuseLines: r.chance(0.7), chunksReused: r.chance(0.5), stopAfter: undefined, size };
 }
 /** Where to cut: nowhere, every byte, random sizes, or at line ends and inside the byte order mark. */
 function cutsOf(r: Random, all: Buffer): Case['cuts'] {
@@ -537,9 +539,12 @@ interface FramerOutcome {
   log: Entry[];
   /** Messages whose line the fast path wrote. */
   fast: number;
-  /** Lines changed while they should still be as they were written (REUSED_AFTER). */
+  /** Lines changed while they should still be as they were written (REUSED_AFTER), or for good (the parser's). */
   overwritten: string[];
 }
+
+/** What chunk-runs.ts writes over the area of a run once the next run is asked for (`reuseMemory`). */
+const OVERWRITTEN_BYTE = 0xff;
 
 /** A framer over the runs, as `events tail` drives it: no more runs once `stop()` says so. */
 function byFramer(create: typeof createSseFramer, c: Case, runs: readonly (readonly Buffer[])[]): FramerOutcome {
@@ -550,6 +555,8 @@ function byFramer(create: typeof createSseFramer, c: Case, runs: readonly (reado
   /** The lines of the runs fed lately, with what they said when handed over. */
   const kept: Array<Array<[readonly Buffer[], string]>> = [];
   let current: Array<[readonly Buffer[], string]> = [];
+  /** With chunksReused, the lines `events tail` makes of the parser's messages (eventLine over their data). */
+  const parserLines: Array<[readonly Buffer[], string]> = [];
   const framer = create(
     {
       message: (m) => {
@@ -557,28 +564,33 @@ function byFramer(create: typeof createSseFramer, c: Case, runs: readonly (reado
         if (m.line) {
           fast++;
           current.push([m.line, Buffer.concat(m.line).toString('latin1')]);
+        } else if (c.chunksReused && m.hasData) {
+          const pieces = eventLine(m.event, m.data);
+          if (pieces) parserLines.push([pieces, Buffer.concat(pieces).toString('latin1')]);
         }
         log.push(['message', seen(m)]);
       },
       retry: (ms) => log.push(['retry', ms]),
     },
     () => c.stopAfter !== undefined && messages >= c.stopAfter,
-    { reuseLines: c.reuseLines },
+    { reuseLines: c.reuseLines, chunksReused: c.chunksReused },
   );
-  const check = (run: number, lines: ReadonlyArray<[readonly Buffer[], string]>) => {
+  const check = (where: string, lines: ReadonlyArray<[readonly Buffer[], string]>) => {
     for (const [line, was] of lines) {
       const now = Buffer.concat(line).toString('latin1');
-      if (now !== was) overwritten.push(`run ${run}: ${JSON.stringify(was)} became ${JSON.stringify(now)}`);
+      if (now !== was) overwritten.push(`${where}: ${JSON.stringify(was)} became ${JSON.stringify(now)}`);
     }
   };
   try {
     for (const run of runs) {
-      framer.feed(run);
+      const fed = c.chunksReused ? run.map((chunk) => Buffer.from(chunk)) : run;
+      framer.feed(fed);
+      if (c.chunksReused) for (const chunk of fed) chunk.fill(OVERWRITTEN_BYTE);
       kept.push(current);
       current = [];
       // With reuseLines, a run's lines stay as written while the next REUSED_AFTER - 1 runs are fed.
       if (c.reuseLines) {
-        for (let k = Math.max(0, kept.length - REUSED_AFTER); k < kept.length; k++) check(k, kept[k]!);
+        for (let k = Math.max(0, kept.length - REUSED_AFTER); k < kept.length; k++) check(`run ${k}`, kept[k]!);
       }
       if (c.stopAfter !== undefined && messages >= c.stopAfter) break;
     }
@@ -586,7 +598,8 @@ function byFramer(create: typeof createSseFramer, c: Case, runs: readonly (reado
     log.push(['error', (err as Error).message]);
   }
   // Without, they stay as written for good.
-  if (!c.reuseLines) for (const [k, lines] of kept.entries()) check(k, lines);
+  if (!c.reuseLines) for (const [k, lines] of kept.entries()) check(`run ${k}`, lines);
+  check("a parser's message", parserLines);
   return { log, fast, overwritten };
 }
 
@@ -733,6 +746,7 @@ function shrink(c: Case, fails: (c: Case) => boolean): Case {
         ? [() => ({ ...best, stopAfter: best.stopAfter! - 1 })]
         : []),
       ...(best.reuseLines ? [() => ({ ...best, reuseLines: false })] : []),
+      ...(best.chunksReused ? [() => ({ ...best, chunksReused: false })] : []),
       ...pieces(best.bytes)
         .sort((a, b) => b[1] - b[0] - (a[1] - a[0]))
         .map(
@@ -776,7 +790,7 @@ function describeCase(c: Case): string {
   return [
     `stream (${c.bytes.length} bytes, ${c.size}): ${c.bytes.length <= 2000 ? literal(c.bytes) : `${literal(c.bytes.subarray(0, 2000))}…`}`,
     `runs of chunks: ${c.bytes.length <= 2000 ? `[${runs.join(', ')}]` : `${runs.length} runs, cuts at ${JSON.stringify(c.cuts.slice(0, 50))}`}`,
-    `reuseLines: ${c.reuseLines}, stop after ${c.stopAfter ?? 'never'}`,
+    `reuseLines: ${c.reuseLines}, chunksReused: ${c.chunksReused}, stop after ${c.stopAfter ?? 'never'}`,
   ].join('\n');
 }
 
