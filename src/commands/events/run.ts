@@ -1,4 +1,11 @@
-import { REUSED_AFTER, type StreamEvent, subscribeEvents, type TailItem, timestampOf } from '../../api/events.js';
+import {
+  REUSED_AFTER,
+  SLOW_READER_RUN_BYTES,
+  type StreamEvent,
+  subscribeEvents,
+  type TailItem,
+  timestampOf,
+} from '../../api/events.js';
 import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
 import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
@@ -86,6 +93,10 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         random: ctx.random,
         // A batch's write has settled before the batch REUSED_AFTER later is asked for (the pipeline); no line is kept.
         reuseLines: true,
+        // What waits for the pipeline is copied into two areas used in turn; and while it forwards, one event at a
+        // time, it takes a socket read at a time (chunk-runs.ts).
+        reuseChunks: true,
+        runMaxBytes: delivery ? SLOW_READER_RUN_BYTES : undefined,
         received: (bytes) => inv.out.received(bytes),
       }),
     positionOf: (event) => event.offset,
