@@ -3,7 +3,7 @@ import { type AddressInfo, createServer as createNetServer, type Socket } from '
 import { describe, expect, it } from 'vitest';
 import { HttpClient, type HttpSettings } from '../../src/api/http.js';
 import { classify, retryWaitMs } from '../../src/api/retry.js';
-import { NetworkError, UsageError } from '../../src/errors.js';
+import { Interrupted, NetworkError, UsageError } from '../../src/errors.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { closeAfterEach } from '../helpers/close-after-each.js';
 import { json, startLoopback, startPlainTcp } from '../helpers/loopback-server.js';
@@ -137,6 +137,44 @@ describe('HttpClient retries', () => {
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
+  });
+});
+
+describe('HttpClient, Ctrl-C', () => {
+  it('ends every request still in flight, also after one between them was answered, and no other', async () => {
+    let waiting = 0;
+    let allWaiting: () => void = () => {};
+    const threeWaiting = new Promise<void>((resolve) => {
+      allWaiting = resolve;
+    });
+    const server = await startLoopback([
+      (req, res) => {
+        if (req.url === '/answered') return json(200, { ok: true })(req, res);
+        if (++waiting === 3) allWaiting();
+      },
+    ]);
+    closeAfterTest(server);
+    const interrupt = new AbortController();
+    const http = client({ interrupt: interrupt.signal, maxRetries: 0 });
+    const get = (path: string) => http.request({ method: 'GET', url: new URL(`${server.url}${path}`), retry: 'read' });
+    const a = get('/a').catch((e: unknown) => e);
+    const answered = get('/answered');
+    const b = get('/b').catch((e: unknown) => e);
+    // Answered while /a and /b wait: its place among the requests in flight is taken by another.
+    expect((await answered).status).toBe(200);
+    const c = get('/c').catch((e: unknown) => e);
+    await threeWaiting;
+    const outcomes: unknown[] = [];
+    [a, b, c].forEach((p, k) => void p.then((outcome) => (outcomes[k] = outcome)));
+    interrupt.abort();
+    // At once: before the event loop's next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([0, 1, 2].map((k) => (outcomes[k] instanceof Interrupted ? 'interrupted' : outcomes[k]))).toEqual([
+      'interrupted',
+      'interrupted',
+      'interrupted',
+    ]);
+    expect(server.requests.map((r) => r.url).sort()).toEqual(['/a', '/answered', '/b', '/c']);
   });
 });
 
