@@ -93,9 +93,9 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
         random: ctx.random,
         // A batch's write has settled before the batch REUSED_AFTER later is asked for (the pipeline); no line is kept.
         reuseLines: true,
-        // What waits for the pipeline is copied into two areas used in turn; and while it forwards, one event at a
-        // time, it takes a socket read at a time (chunk-runs.ts).
-        reuseChunks: true,
+        // While it forwards, one event at a time, the pipeline takes a socket read at a time, and what waits for it
+        // is copied into two areas used in turn (chunk-runs.ts). A tail that only writes keeps up: no copy.
+        reuseChunks: delivery !== undefined,
         runMaxBytes: delivery ? SLOW_READER_RUN_BYTES : undefined,
         received: (bytes) => inv.out.received(bytes),
       }),
