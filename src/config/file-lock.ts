@@ -66,17 +66,36 @@ function isAlive(pid: number): boolean {
 /** A lock file without a holder's line is being written, unless it has been like that for this long. */
 const UNREADABLE_STALE_MS = 5_000;
 
-/** True when the lock is left over: its holder died on this machine, or it is too old. */
+/**
+ * True when the lock is left over: its holder died on this machine, or it is too old. A lock that is gone is not
+ * left over: it was released, and the next `tryLock` may find a new holder's.
+ */
 function isStale(path: string, holder: Holder | undefined, now: number, staleMs: number): boolean {
   if (holder === undefined) {
     try {
       return Date.now() - lstatSync(path).mtimeMs > UNREADABLE_STALE_MS;
     } catch {
-      return true;
+      return false;
     }
   }
   if (now - holder.since > staleMs) return true;
   return holder.host === hostname() && !isAlive(holder.pid);
+}
+
+function sameHolder(a: Holder | undefined, b: Holder | undefined | 'foreign'): boolean {
+  if (a === undefined || b === undefined || b === 'foreign') return a === b;
+  return a.pid === b.pid && a.host === b.host && a.since === b.since;
+}
+
+/**
+ * Removes the lock judged left over, only if it is still the one judged: between the judgement and the removal
+ * its holder may have released it and another process taken it (a holder judged dead had just exited after its
+ * release), and removing that one would let two processes in at once (parallel `profiles add` lost a profile).
+ */
+function removeStale(path: string, judged: Holder | undefined): void {
+  if (!sameHolder(judged, readHolder(path))) return;
+  if (judged === undefined && !isStale(path, undefined, 0, 0)) return;
+  removeQuietly(path);
 }
 
 type Attempt = { kind: 'taken'; content: string } | { kind: 'exists' } | { kind: 'failed'; why: string };
@@ -134,7 +153,7 @@ export async function acquireLock(path: string, ctx: LockContext, rules: LockRul
     if (holder === 'foreign') return { kind: 'unavailable', why: `${path} is not a lock file of svcadm's` };
     if (isStale(path, holder, ctx.clock.now(), rules.staleMs)) {
       ctx.trace?.(`removing ${rules.name} left over by process ${holder?.pid ?? '?'}`);
-      removeQuietly(path);
+      removeStale(path, holder);
       continue;
     }
     if (ctx.clock.now() - started >= rules.waitMs) return { kind: 'busy', pid: holder?.pid };
