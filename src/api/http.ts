@@ -329,7 +329,7 @@ export class HttpClient {
   readonly #httpAgent = new http.Agent({ keepAlive: true });
   readonly #httpRoute: Route = { agent: this.#httpAgent };
   /** The agents of `sequential` requests (one socket each), made on first use. */
-  #sequentialRoutes: { http?: Route; https?: Route } = {};
+  readonly #sequentialRoutes: { http?: Route; https?: Route } = {};
   // node:https (and TLS under it) is loaded the first time an https URL is asked for: a loopback tenant never needs it.
   #httpsAgent: https.Agent | undefined;
   readonly #proxyAgents = new Map<string, Promise<http.Agent>>();

@@ -1,5 +1,5 @@
 import { RecordFile } from '../io/record-file.js';
-import type { ForwardedEvent, ForwardResult } from './forwarder.js';
+import { type ForwardedEvent, type ForwardResult, payloadOf } from './forwarder.js';
 
 const WHAT = 'the dead-letter file';
 
@@ -40,8 +40,7 @@ export function deadLetterLine(
   result: Pick<ForwardResult, 'status' | 'attempts'> & { error: string },
   at: number,
 ): Buffer {
-  const line = Buffer.concat(event.line);
-  const payload = line[line.length - 1] === 0x0a ? line.subarray(0, line.length - 1) : line;
+  const payload = payloadOf(event);
   const tail = `,"offset":${JSON.stringify(event.offset ?? null)},"status":${result.status ?? null},"attempts":${result.attempts},"error":${JSON.stringify(result.error)},"at":${JSON.stringify(new Date(at).toISOString())}}\n`;
   return Buffer.concat([Buffer.from('{"event":'), payload, Buffer.from(tail)]);
 }

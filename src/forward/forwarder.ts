@@ -1,3 +1,4 @@
+import { LF } from '../api/byte-codes.js';
 import type { StreamEvent } from '../api/events.js';
 import type { HeldRequest, HttpClient, HttpRequest } from '../api/http.js';
 import { retryAfterMs } from '../api/retry.js';
@@ -101,6 +102,15 @@ export function eventText(name: EventName): string {
 }
 
 /**
+ * An event's NDJSON line, already checked to be one valid JSON object, without its line break: what is forwarded,
+ * signed and dead-lettered. A copy: the line may point into memory the source uses again once its batch is settled.
+ */
+export function payloadOf(event: ForwardedEvent): Buffer {
+  const line = Buffer.concat(event.line);
+  return line.at(-1) === LF ? line.subarray(0, -1) : line;
+}
+
+/**
  * Delivers events to the app of --forward-to, one at a time: a POST of the payload (the JSON the NDJSON output
  * prints) with its id as `Idempotency-Key`, its type, offset and attempt in headers, each attempt signed afresh.
  * Each answer is taken by its class (`delivery-class.ts`); retries wait with full jitter on the injected clock, up to
@@ -144,6 +154,15 @@ export class EventForwarder {
     this.#dropPrepared();
   }
 
+  /**
+   * The event with the app was not acknowledged at its first attempt: nothing is held behind a retry, and the next
+   * event's held request, which shares the one connection, goes before anything else is sent.
+   */
+  #notAcknowledgedAtOnce(): void {
+    this.#firstAttempt = false;
+    this.#dropPrepared();
+  }
+
   /** The event made ready ahead is not sent next: its held request would hold the one connection to the app. */
   #dropPrepared(): void {
     this.#prepared?.held?.discard();
@@ -172,10 +191,7 @@ export class EventForwarder {
   }
 
   #prepare(event: ForwardedEvent): Prepared {
-    // The event's NDJSON line, already checked to be one valid JSON object: the body, without its line break. A copy:
-    // the line may point into memory the source uses again once its batch is settled.
-    const line = Buffer.concat(event.line);
-    const body = line.at(-1) === 0x0a ? line.subarray(0, -1) : line;
+    const body = payloadOf(event);
     const name = eventName(event, body.toString('utf8'));
     const bytes = body.length;
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -236,9 +252,7 @@ export class EventForwarder {
           klass === 'acknowledged' && !trace ? '' : neutralize(`${res.status} ${res.statusText}`.trim()).slice(0, 200);
         asked = klass === 'retried' ? retryAfterMs(res.headers, clock.now()) : undefined;
       } catch (err) {
-        // The next event's held request shares the one connection: it goes before anything else is sent.
-        this.#firstAttempt = false;
-        this.#dropPrepared();
+        this.#notAcknowledgedAtOnce();
         if (err instanceof Interrupted || !(err instanceof NetworkError || err instanceof UsageError)) throw err;
         reason = neutralize(err.message).slice(0, 200);
         if (err instanceof UsageError || err.permanent) {
@@ -247,10 +261,7 @@ export class EventForwarder {
         }
         klass = 'retried';
       }
-      if (klass !== 'acknowledged') {
-        this.#firstAttempt = false;
-        this.#dropPrepared();
-      }
+      if (klass !== 'acknowledged') this.#notAcknowledgedAtOnce();
       if (klass === 'acknowledged') {
         trace?.(`forward: ${what()} attempt ${attempt}${of} → ${reason}: acknowledged`);
         if (attempt > 1) this.onRetry?.(undefined);

@@ -85,7 +85,8 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
         if (carried === buffer.length) {
           piecesSize += carried;
           if (piecesSize > MAX_RECORDED_LINE_BYTES) overlong = true;
-          pieces = overlong || line < this.fromLine ? [] : [...pieces, Buffer.from(buffer)];
+          if (overlong || line < this.fromLine) pieces = [];
+          else pieces.push(Buffer.from(buffer));
           carried = 0;
         }
         const read = await readInto(this.#fd, buffer, carried);
