@@ -1,8 +1,8 @@
 import type { AuthMethod } from '../config/credentials.js';
 import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } from '../config/token-cache.js';
 import { withTokenLock } from '../config/token-lock.js';
+import { ACCESS_TOKEN_RULE, isAccessToken } from '../domain/access-token.js';
 import { AuthError, UsageError } from '../errors.js';
-import { ACCESS_TOKEN_RULE, isAccessToken } from '../spec/access-token.js';
 import { assertionSecrets, type ClientProof, clientProof, withoutAssertion } from './client-proof.js';
 import { tokenErrorFrom } from './error-body.js';
 import { header } from './headers.js';

@@ -1,5 +1,5 @@
+import type { Connection, EmailUser } from '../domain/resources.js';
 import { CliError } from '../errors.js';
-import type { Connection, EmailUser } from '../spec/resources.js';
 import { neutralize } from '../text/sanitize.js';
 import type { ApiClient } from './client.js';
 import { findUsersByEmail } from './endpoints.js';

@@ -1,6 +1,5 @@
-import { ApiError, type ErrorReason } from '../errors.js';
-import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
-import { DEFAULT_TAKE } from '../spec/pages.js';
+import { CURSOR_RULE, isCursor } from '../domain/cursor.js';
+import { DEFAULT_TAKE } from '../domain/pages.js';
 import type {
   ConnectionPage,
   DirectoryProvisioningPage,
@@ -9,7 +8,8 @@ import type {
   RateLimitPolicyPage,
   UserPermission,
   UserPermissionTotals,
-} from '../spec/resources.js';
+} from '../domain/resources.js';
+import { ApiError, type ErrorReason } from '../errors.js';
 import type { ApiClient, JsonResult } from './client.js';
 import { apiErrorFrom, parseErrorBody } from './error-body.js';
 import type { HttpRequest } from './http.js';

@@ -1,4 +1,4 @@
-import type { Connection, DirectoryProvisioning, RateLimitPolicy, UserPermission } from '../spec/resources.js';
+import type { Connection, DirectoryProvisioning, RateLimitPolicy, UserPermission } from '../domain/resources.js';
 import type { ApiClient } from './client.js';
 import {
   type ConnectionsQuery,

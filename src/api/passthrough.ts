@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { CURSOR_RULE, isCursor } from '../domain/cursor.js';
 import { NetworkError, UsageError } from '../errors.js';
-import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
 import type { ApiClient, Query } from './client.js';
 import { apiErrorFrom } from './error-body.js';
 import type { HttpMethod, HttpRequest, RetryPolicy } from './http.js';

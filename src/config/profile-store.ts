@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { nearest } from '../domain/edit-distance.js';
 import { CliError, UsageError } from '../errors.js';
-import { nearest } from '../spec/edit-distance.js';
 import { neutralize } from '../text/sanitize.js';
 import { shellWord } from '../util/shell-word.js';
 import { acquireLock, type LockContext } from './file-lock.js';

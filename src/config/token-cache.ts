@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { isAccessToken } from '../spec/access-token.js';
+import { isAccessToken } from '../domain/access-token.js';
 import { tokenCacheFile } from './paths.js';
 import { checkPrivatePath, ensurePrivateDir, isRecord, readJsonFile, writePrivateFile } from './private-file.js';
 

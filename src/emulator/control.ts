@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isEventType } from '../spec/event-types.js';
-import { FATAL_STREAM_ERRORS, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from '../spec/stream-errors.js';
+import { isEventType } from '../domain/event-types.js';
+import { FATAL_STREAM_ERRORS, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from '../domain/stream-errors.js';
 import { parsePublicKey } from './client-assertion.js';
 import type { EventContent } from './event-factory.js';
 import { validateFaultSpec } from './faults.js';

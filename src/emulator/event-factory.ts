@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventType } from '../spec/event-types.js';
+import { EVENT_TYPES, type EventType } from '../domain/event-types.js';
 import { makeConnectionObject } from './connection-object.js';
 import { hashOf, Random, uniqueWord } from './random.js';
 import { HOSTILE_TEXT } from './seed-data.js';

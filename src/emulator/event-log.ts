@@ -1,4 +1,4 @@
-import type { EventType } from '../spec/event-types.js';
+import type { EventType } from '../domain/event-types.js';
 import type { EventContent, EventEnvelope, EventFactory } from './event-factory.js';
 import { hashOf } from './random.js';
 

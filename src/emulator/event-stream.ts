@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { EventType } from '../spec/event-types.js';
-import type { StreamErrorCode } from '../spec/stream-errors.js';
+import type { EventType } from '../domain/event-types.js';
+import type { StreamErrorCode } from '../domain/stream-errors.js';
 import type { EventLog } from './event-log.js';
 
 export interface StreamSettings {

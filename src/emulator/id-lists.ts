@@ -1,4 +1,4 @@
-import { DEFAULT_TAKE } from '../spec/pages.js';
+import { DEFAULT_TAKE } from '../domain/pages.js';
 import { HttpError, sendJson } from './http-util.js';
 import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';
 import { booleanParam, integerParam, queryError, rejectUnknownParams, single } from './query.js';

@@ -1,5 +1,5 @@
-import { type EventType, isEventType } from '../spec/event-types.js';
-import { DEFAULT_TAKE } from '../spec/pages.js';
+import { type EventType, isEventType } from '../domain/event-types.js';
+import { DEFAULT_TAKE } from '../domain/pages.js';
 import { HttpError, sendEmpty, sendJson } from './http-util.js';
 import { featureNotEnabled, serveConnections, serveRateLimitPolicies, serveUsersByEmail } from './id-lists.js';
 import { offsetPageBody, PAGE_SIZE_MAX, parseOffsetPage, servedPageSize } from './pagination.js';

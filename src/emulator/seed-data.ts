@@ -4,7 +4,7 @@ import type {
   ProvisioningMapping,
   RateLimitPolicy,
   UserPermission,
-} from '../spec/resources.js';
+} from '../domain/resources.js';
 import { Random } from './random.js';
 
 /** Strings meant to test the CLI's neutralisation of control characters: an ANSI colour and a bidi override. */

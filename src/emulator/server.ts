@@ -11,8 +11,8 @@ import {
 import { JwtSigner } from './jwt.js';
 import { type EmulatorOptions, resolveOptions } from './options.js';
 
-export { EVENT_TYPES, type EventType } from '../spec/event-types.js';
-export type { StreamErrorCode } from '../spec/stream-errors.js';
+export { EVENT_TYPES, type EventType } from '../domain/event-types.js';
+export type { StreamErrorCode } from '../domain/stream-errors.js';
 export { type BackgroundEmulator, type BackgroundOptions, BackgroundStartError } from './background.js';
 export type { FaultKind, FaultSpec } from './faults.js';
 export { LIMITS, type Limit, type LimitName } from './limits.js';

@@ -1,6 +1,6 @@
-import { StreamEvent, subscribeEvents } from '../api/events.js';
 import { timestampOf } from '../api/timestamp.js';
 import { NetworkError } from '../errors.js';
+import { StreamEvent, subscribeEvents } from '../events/stream/subscription.js';
 import { clean, DATA_BUDGET, type Json, jsonBytes } from './results.js';
 import type { ToolEnv } from './tool.js';
 

@@ -27,9 +27,9 @@ import {
 import { parseEventTypes, parseSince } from '../commands/events/options.js';
 import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies/options.js';
 import { EMAIL_MAX, parseEmail } from '../commands/shared/email-option.js';
+import { CURSOR_RULE, isCursor } from '../domain/cursor.js';
+import { EVENT_TYPES } from '../domain/event-types.js';
 import { ApiError, UsageError } from '../errors.js';
-import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
-import { EVENT_TYPES } from '../spec/event-types.js';
 import { neutralize } from '../text/sanitize.js';
 import { READ_EVENTS_DEFAULT, READ_EVENTS_MAX, readEvents, WAIT_DEFAULT_S, WAIT_MAX_S } from './read-events.js';
 import { fitItems } from './results.js';

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventGroup, eventGroup } from '../spec/event-types.js';
+import { EVENT_TYPES, type EventGroup, eventGroup } from '../domain/event-types.js';
 import { neutralize } from '../text/sanitize.js';
 import { paint, type Style } from './color.js';
 import { utcClock, utcDay } from './dates.js';

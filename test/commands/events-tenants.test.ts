@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StreamEvent } from '../../src/api/events.js';
-import { mergedFormats } from '../../src/commands/events/merged-tail.js';
+import { mergedFormats } from '../../src/events/pipeline/event-formats.js';
+import { StreamEvent } from '../../src/events/stream/subscription.js';
 import { LiveModel } from '../../src/io/live/model.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';

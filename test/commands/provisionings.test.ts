@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProvisioningsListOptions } from '../../src/commands/provisionings/options.js';
+import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/domain/resources.js';
 import { jsonDocument, jsonLine } from '../../src/render/json.js';
-import type { DirectoryProvisioning, DirectoryProvisioningPage } from '../../src/spec/resources.js';
 import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DirectoryProvisioning } from '../../src/spec/resources.js';
+import type { DirectoryProvisioning } from '../../src/domain/resources.js';
 import { neutralize } from '../../src/text/sanitize.js';
 import { VirtualClock } from '../helpers/clock.js';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';

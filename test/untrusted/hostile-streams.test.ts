@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GivenToken } from '../../src/api/auth.js';
 import { ApiClient } from '../../src/api/client.js';
-import { subscribeEvents, type TailItem } from '../../src/api/events.js';
 import { HttpClient } from '../../src/api/http.js';
 import { systemClock } from '../../src/clock.js';
+import { subscribeEvents, type TailItem } from '../../src/events/stream/subscription.js';
 import { VirtualClock } from '../helpers/clock.js';
 import {
   answerJson,

@@ -1,3 +1,4 @@
+import { type EventType, isEventType, suggestEventTypes } from '../../domain/event-types.js';
 import { clientSecretViolation } from '../../emulator/client-secret-rule.js';
 import {
   formatLimitValue,
@@ -11,7 +12,6 @@ import {
 } from '../../emulator/limits.js';
 import type { EmulatorOptions } from '../../emulator/options.js';
 import { UsageError } from '../../errors.js';
-import { type EventType, isEventType, suggestEventTypes } from '../../spec/event-types.js';
 import { parseDuration, parseIntegerOption } from '../../util/duration.js';
 
 /** The port `svcadm emulator` listens on unless told otherwise (0 picks a free one). */

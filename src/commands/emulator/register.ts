@@ -1,9 +1,9 @@
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions, Invocation } from '../../cli/host.js';
+import { EVENT_TYPES } from '../../domain/event-types.js';
 import { controlApiText } from '../../emulator/control-routes.js';
 import { ENV_SHELLS } from '../../emulator/env-lines.js';
 import { formatLimitValue, LIMITS, type Limit, UNKNOWN_USER_DELETE } from '../../emulator/limits.js';
-import { EVENT_TYPES } from '../../spec/event-types.js';
 import {
   type EmulatorFlags,
   FAULT_COUNT_MAX,

@@ -1,11 +1,8 @@
-import { CHUNK_RUN_MAX_BYTES } from '../../api/chunk-runs.js';
-import { subscribeEvents, timestampOf } from '../../api/events.js';
-import { type Outage, StreamHealth } from '../../api/stream-health.js';
 import type { Invocation } from '../../cli/host.js';
 import { allowListenersOfTenants, type Tenants, tenantFailure, tenantsOutcome } from '../../cli/tenants.js';
-import type { Clock } from '../../clock.js';
-import { CursorFileWriter, readTenantCursorFile, tenantCursorText } from '../../config/cursor-file.js';
+import { isCursor } from '../../domain/cursor.js';
 import { type ErrorKind, Interrupted, interruption, NetworkError, STOP_WORDS, UsageError } from '../../errors.js';
+import { mergedFormats } from '../../events/pipeline/event-formats.js';
 import {
   mergedTenantSource,
   type TailNote,
@@ -13,82 +10,21 @@ import {
   type TenantEvent,
   type TenantNote,
   type TenantSubscription,
-} from '../../forward/merged-source.js';
-import { Pipeline, type ShownItem } from '../../forward/pipeline.js';
+} from '../../events/pipeline/merged-source.js';
+import { Pipeline } from '../../events/pipeline/pipeline.js';
+import { CursorFileWriter, readTenantCursorFile, tenantCursorText } from '../../events/run/cursor-file.js';
+import { TailStops } from '../../events/run/stops.js';
+import { CHUNK_RUN_MAX_BYTES } from '../../events/stream/chunk-runs.js';
+import { type Outage, StreamHealth } from '../../events/stream/stream-health.js';
+import { subscribeEvents, timestampOf } from '../../events/stream/subscription.js';
 import { errorEnvelope } from '../../io/printer.js';
-import type { StreamFormats } from '../../io/stream-types.js';
-import type { EventRow } from '../../render/event-line.js';
 import { jsonLine } from '../../render/json.js';
-import { startingStatus, type TailStatus } from '../../render/tail-view.js';
-import { isCursor } from '../../spec/cursor.js';
+import { startingStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
 import type { TailOptions } from './options.js';
-import { TailStops } from './tail-stops.js';
-
-type Item = ShownItem<TenantEvent>;
-
-/** An event line of a merged tail, with the profile it came from. */
-interface TenantRow extends EventRow {
-  readonly profile: string;
-}
 
 /** Below this, a tenant's socket would be paused at about every read (a socket read is up to 64 KB). */
 const MIN_RUN_BYTES = 16 * 1024;
-const LINE_START = Buffer.from('{"profile":');
-const EVENT_KEY = Buffer.from(',"event":');
-const LINE_END = Buffer.from('}\n');
-
-/** The usual line (pieces ending in a line break) inside `{"profile":…,"event":…}`, without a copy of the line. */
-function tenantLine(profile: string, line: readonly Uint8Array[]): Uint8Array[] {
-  const pieces: Uint8Array[] = [LINE_START, Buffer.from(JSON.stringify(profile)), EVENT_KEY];
-  const last = line.length - 1;
-  line.forEach((piece, i) => {
-    pieces.push(i === last && piece[piece.length - 1] === 0x0a ? piece.subarray(0, piece.length - 1) : piece);
-  });
-  pieces.push(LINE_END);
-  return pieces;
-}
-
-/**
- * How a merged tail prints: `{"profile","event"}` lines; the value `{profile, event}` for --query and YAML; in the
- * human views a PROFILE column first, which the live view's `/` filter searches with the rest.
- */
-export function mergedFormats(
-  clock: Clock,
-  types: readonly string[],
-  profiles: readonly string[],
-): StreamFormats<Item, TailStatus, TenantRow> {
-  const width = Math.max(...profiles.map((p) => p.length));
-  return {
-    json: (item) => tenantLine(item.event.profile, item.event.event.line),
-    value: (item) => ({ profile: item.event.profile, event: item.event.event.payload() }),
-    view: async () => {
-      const [{ eventLineFormatter, eventRow, typeColumnWidth }, { statusLine }] = await Promise.all([
-        import('../../render/event-line.js'),
-        import('../../render/tail-view.js'),
-      ]);
-      const typeWidth = typeColumnWidth(types);
-      return {
-        row: (item) => ({ ...eventRow(item.event.event.payload()), profile: item.event.profile }),
-        lines: (color) => {
-          const format = eventLineFormatter({ color, typeWidth, now: () => clock.now() });
-          return (row, columns) => {
-            const lines = format(row, columns - width - 2).split('\n');
-            const last = lines.length >= 2 ? lines.length - 2 : 0;
-            return lines
-              .map((line, i) =>
-                line === '' ? line : `${i === last ? row.profile.padEnd(width) : ' '.repeat(width)}  ${line}`,
-              )
-              .join('\n');
-          };
-        },
-        status: statusLine,
-        kind: (row) => row.type,
-        text: (row) => `${row.profile} ${row.type} ${row.id} ${row.summary}`,
-      };
-    },
-  };
-}
 
 /** `--from dev=<cursor>,prod=<cursor>`: where each tenant resumes (a tenant left out starts as `--since` says). */
 function parseTenantFrom(text: string, profiles: readonly string[]): Record<string, string> {

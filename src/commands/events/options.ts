@@ -1,9 +1,9 @@
 import { timestampOf } from '../../api/timestamp.js';
 import type { Env } from '../../context.js';
+import { CURSOR_RULE, isCursor } from '../../domain/cursor.js';
+import { type EventType, isEventType, suggestEventTypes } from '../../domain/event-types.js';
 import { UsageError } from '../../errors.js';
-import { type Forwarding, parseForwarding, type RawForwardingOptions } from '../../forward/options.js';
-import { CURSOR_RULE, isCursor } from '../../spec/cursor.js';
-import { type EventType, isEventType, suggestEventTypes } from '../../spec/event-types.js';
+import { type Forwarding, parseForwarding, type RawForwardingOptions } from '../../events/forward/options.js';
 import { neutralize } from '../../text/sanitize.js';
 import { parseDuration, parseIntegerOption } from '../../util/duration.js';
 

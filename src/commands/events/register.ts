@@ -1,8 +1,8 @@
 import { examples, option, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions, Invocation } from '../../cli/host.js';
-import { FORWARD_SECRET_ENV } from '../../forward/target.js';
+import { EVENT_TYPES } from '../../domain/event-types.js';
+import { FORWARD_SECRET_ENV } from '../../events/forward/target.js';
 import { TENANT_ENVIRONMENT } from '../../help/environment.js';
-import { EVENT_TYPES } from '../../spec/event-types.js';
 import { parseReplayOptions, parseTailOptions, type RawReplayOptions, type RawTailOptions } from './options.js';
 import type * as Run from './run.js';
 

@@ -1,17 +1,17 @@
-import type { StreamEvent } from '../../api/events.js';
 import type { Invocation } from '../../cli/host.js';
 import { Interrupted, interruption, STOP_WORDS, UsageError } from '../../errors.js';
-import { DeliverySink, stopsBeforeEvent } from '../../forward/delivery.js';
-import { announceForwarding } from '../../forward/forwarder.js';
-import { forwardingWords } from '../../forward/options.js';
-import { Pipeline } from '../../forward/pipeline.js';
-import { type MalformedLine, RecordedFile } from '../../forward/recorded-file.js';
-import { type RunEnd, summaryText, summaryValue } from '../../forward/summary.js';
+import { DeliverySink, stopsBeforeEvent } from '../../events/forward/delivery.js';
+import { announceForwarding } from '../../events/forward/forwarder.js';
+import { forwardingWords } from '../../events/forward/options.js';
+import { type RunEnd, summaryText, summaryValue } from '../../events/forward/summary.js';
+import { type EventItem, eventFormats } from '../../events/pipeline/event-formats.js';
+import { Pipeline } from '../../events/pipeline/pipeline.js';
+import { type MalformedLine, RecordedFile } from '../../events/pipeline/recorded-file.js';
+import type { StreamEvent } from '../../events/stream/subscription.js';
 import type { ItemStream } from '../../io/stream-types.js';
 import { groupedCount } from '../../render/progress-text.js';
 import { startingStatus, type TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
-import { type EventItem, eventFormats } from './event-formats.js';
 import type { ReplayOptions } from './options.js';
 
 /** The progress line is redrawn at most this often. */

@@ -1,3 +1,14 @@
+import type { Invocation } from '../../cli/host.js';
+import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
+import { DeliverySink, stopsBeforeEvent } from '../../events/forward/delivery.js';
+import { announceForwarding } from '../../events/forward/forwarder.js';
+import { forwardingWords } from '../../events/forward/options.js';
+import { type RunEnd, summaryText, summaryValue } from '../../events/forward/summary.js';
+import { type EventItem, eventFormats } from '../../events/pipeline/event-formats.js';
+import { type ItemSource, Pipeline } from '../../events/pipeline/pipeline.js';
+import { CursorFileWriter, readCursorFile } from '../../events/run/cursor-file.js';
+import { TailStops } from '../../events/run/stops.js';
+import { type Outage, StreamHealth } from '../../events/stream/stream-health.js';
 import {
   REUSED_AFTER,
   SLOW_READER_RUN_BYTES,
@@ -5,23 +16,12 @@ import {
   subscribeEvents,
   type TailItem,
   timestampOf,
-} from '../../api/events.js';
-import { type Outage, StreamHealth } from '../../api/stream-health.js';
-import type { Invocation } from '../../cli/host.js';
-import { CursorFileWriter, readCursorFile } from '../../config/cursor-file.js';
-import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
-import { DeliverySink, stopsBeforeEvent } from '../../forward/delivery.js';
-import { announceForwarding } from '../../forward/forwarder.js';
-import { forwardingWords } from '../../forward/options.js';
-import { type ItemSource, Pipeline } from '../../forward/pipeline.js';
-import { type RunEnd, summaryText, summaryValue } from '../../forward/summary.js';
+} from '../../events/stream/subscription.js';
 import { RecordFile } from '../../io/record-file.js';
 import type { ItemStream } from '../../io/stream-types.js';
 import { startingStatus, type TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
-import { type EventItem, eventFormats } from './event-formats.js';
 import type { TailOptions } from './options.js';
-import { TailStops } from './tail-stops.js';
 
 export { runEventsTailAcross } from './merged-tail.js';
 

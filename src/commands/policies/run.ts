@@ -1,8 +1,8 @@
 import { getRateLimitPolicy, listRateLimitPolicies } from '../../api/endpoints.js';
 import { rateLimitPolicyPages } from '../../api/pagers.js';
 import type { Invocation } from '../../cli/host.js';
+import type { RateLimitPolicy } from '../../domain/resources.js';
 import { cell, type DetailTable, type ListTable, type Tone, timeCell } from '../../render/table-model.js';
-import type { RateLimitPolicy } from '../../spec/resources.js';
 import { takeWords } from '../shared/checkpoint-list-options.js';
 import type { PoliciesListOptions } from './options.js';
 

@@ -1,8 +1,8 @@
 import { listDirectoryProvisionings } from '../../api/endpoints.js';
 import { directoryProvisioningPages } from '../../api/pagers.js';
 import type { Invocation } from '../../cli/host.js';
+import type { DirectoryProvisioning } from '../../domain/resources.js';
 import { cell, type ListTable, type Tone, timeCell } from '../../render/table-model.js';
-import type { DirectoryProvisioning } from '../../spec/resources.js';
 import type { ProvisioningsListOptions } from './options.js';
 
 export async function runProvisioningsList(inv: Invocation, opts: ProvisioningsListOptions): Promise<void> {

@@ -1,8 +1,8 @@
 import { findUsersByEmail, listUserPermissions, permissionItems } from '../../api/endpoints.js';
 import { userPermissionPages } from '../../api/pagers.js';
 import type { Invocation } from '../../cli/host.js';
+import type { EmailUser, PermissionSource, UserPermission } from '../../domain/resources.js';
 import { cell, type ListTable, timeCell } from '../../render/table-model.js';
-import type { EmailUser, PermissionSource, UserPermission } from '../../spec/resources.js';
 import { neutralize } from '../../text/sanitize.js';
 import type { UserPermissionsOptions } from './options.js';
 

@@ -1,4 +1,4 @@
-import { REUSED_AFTER, type StreamEvent, type TailItem } from '../api/events.js';
+import { REUSED_AFTER, type StreamEvent, type TailItem } from '../stream/subscription.js';
 import type { ItemSource, SourceEntry } from './pipeline.js';
 
 /** Where each tenant of a merged tail stands: its cursor, by profile. */
@@ -32,7 +32,7 @@ type Pulled = { index: number; result: IteratorResult<readonly TailItem[]> } | {
 
 /**
  * The tenants' streams merged as their batches arrive (cli.md "Many tenants", `events tail`): a source of the tail's
- * pipeline (`forward/pipeline.ts`). Each tenant's batches stay in their order; a tenant is read on once the pipeline
+ * pipeline (`pipeline.ts`). Each tenant's batches stay in their order; a tenant is read on once the pipeline
  * has taken its last batch. A tenant whose subscription fails or ends leaves the others running. The position is every tenant's cursor,
  * so the pipeline moves it (and the cursor file) only past what it settled. `maxEvents` bounds each tenant.
  */

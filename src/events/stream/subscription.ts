@@ -1,20 +1,20 @@
-import type { Clock } from '../clock.js';
-import { CliError, NetworkError } from '../errors.js';
-import { CURSOR_RULE, isCursor } from '../spec/cursor.js';
-import { isFatalStreamError } from '../spec/stream-errors.js';
-import { neutralize } from '../text/sanitize.js';
-import { fingerprintInto } from '../util/fingerprint.js';
+import type { Query } from '../../api/client.js';
+import { apiErrorFrom } from '../../api/error-body.js';
+import { header } from '../../api/headers.js';
+import type { StreamResponse } from '../../api/http.js';
+import { classify, reconnectDelayMs, serverRetryMs } from '../../api/retry.js';
+import { timestampOf } from '../../api/timestamp.js';
+import type { Clock } from '../../clock.js';
+import { CURSOR_RULE, isCursor } from '../../domain/cursor.js';
+import { isFatalStreamError } from '../../domain/stream-errors.js';
+import { CliError, NetworkError } from '../../errors.js';
+import { neutralize } from '../../text/sanitize.js';
+import { fingerprintInto } from '../../util/fingerprint.js';
 import { chunkRuns, SLOW_READER_RUN_BYTES } from './chunk-runs.js';
-import type { Query } from './client.js';
 import { scanEnvelopeId, UNSURE } from './envelope-id.js';
-import { apiErrorFrom } from './error-body.js';
 import { eventLine } from './event-payload.js';
-import { header } from './headers.js';
-import type { StreamResponse } from './http.js';
-import { classify, reconnectDelayMs, serverRetryMs } from './retry.js';
 import { createSseFramer, REUSED_AFTER } from './sse-fast-path.js';
 import { SseLimitError, type SseMessage } from './sse-parser.js';
-import { timestampOf } from './timestamp.js';
 
 /** What `GET /events` needs from the interface client (ApiClient provides it). */
 export interface EventsApi {

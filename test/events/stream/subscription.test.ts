@@ -1,15 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildUrl } from '../../src/api/client.js';
-import { type EventsApi, subscribeEvents, type TailItem } from '../../src/api/events.js';
-import type { StreamResponse } from '../../src/api/http.js';
-import { reconnectDelayMs } from '../../src/api/retry.js';
-import { refineError } from '../../src/cli/hints.js';
-import { parseEventTypes, parseSince } from '../../src/commands/events/options.js';
-import { AuthError, CliError, exitCodeFor } from '../../src/errors.js';
-import { EVENT_TYPES, suggestEventTypes } from '../../src/spec/event-types.js';
-import { VirtualClock } from '../helpers/clock.js';
+import { buildUrl } from '../../../src/api/client.js';
+import type { StreamResponse } from '../../../src/api/http.js';
+import { reconnectDelayMs } from '../../../src/api/retry.js';
+import { refineError } from '../../../src/cli/hints.js';
+import { parseEventTypes, parseSince } from '../../../src/commands/events/options.js';
+import { EVENT_TYPES, suggestEventTypes } from '../../../src/domain/event-types.js';
+import { AuthError, CliError, exitCodeFor } from '../../../src/errors.js';
+import { type EventsApi, subscribeEvents, type TailItem } from '../../../src/events/stream/subscription.js';
+import { VirtualClock } from '../../helpers/clock.js';
 
 describe('event types', () => {
   it('lists the 25 types of the spec', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventLine, recordedLine } from '../../src/api/event-payload.js';
-import { seeded } from '../helpers/seeded.js';
+import { eventLine, recordedLine } from '../../../src/events/stream/event-payload.js';
+import { seeded } from '../../helpers/seeded.js';
 
 const taken = (line: string) => {
   const r = recordedLine(Buffer.from(line));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eventLine } from '../../src/api/event-payload.js';
-import { createSseFramer } from '../../src/api/sse-fast-path.js';
-import { SseLimitError, SseParser } from '../../src/api/sse-parser.js';
+import { eventLine } from '../../../src/events/stream/event-payload.js';
+import { createSseFramer } from '../../../src/events/stream/sse-fast-path.js';
+import { SseLimitError, SseParser } from '../../../src/events/stream/sse-parser.js';
 
 /** What a consumer gets of a message: its fields, its data, and the NDJSON line `events tail` would print. */
 interface Seen {

@@ -1,10 +1,10 @@
 import { closeSync, fstatSync, read } from 'node:fs';
-import { eventLine, recordedLine } from '../api/event-payload.js';
-import { envelopeIdOf, StreamEvent } from '../api/events.js';
-import { UsageError } from '../errors.js';
-import { neutralize } from '../text/sanitize.js';
-import { openRegularFile } from '../util/regular-file.js';
-import { MAX_FORWARD_BYTES } from './forwarder.js';
+import { UsageError } from '../../errors.js';
+import { neutralize } from '../../text/sanitize.js';
+import { openRegularFile } from '../../util/regular-file.js';
+import { MAX_FORWARD_BYTES } from '../forward/forwarder.js';
+import { eventLine, recordedLine } from '../stream/event-payload.js';
+import { envelopeIdOf, StreamEvent } from '../stream/subscription.js';
 import type { ItemSource, SourceEntry } from './pipeline.js';
 
 /** A line that holds no event: its number and why, in a few words. */

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { eventLine } from '../../src/api/event-payload.js';
-import { neutralize } from '../../src/text/sanitize.js';
+import { eventLine } from '../../../src/events/stream/event-payload.js';
+import { neutralize } from '../../../src/text/sanitize.js';
 
 const text = (pieces: readonly Buffer[] | undefined) =>
   pieces === undefined ? undefined : Buffer.concat(pieces).toString();

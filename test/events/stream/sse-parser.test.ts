@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { SSE_MAX_EVENT_BYTES, SSE_MAX_LINE_BYTES, SseLimitError, SseParser } from '../../src/api/sse-parser.js';
+import {
+  SSE_MAX_EVENT_BYTES,
+  SSE_MAX_LINE_BYTES,
+  SseLimitError,
+  SseParser,
+} from '../../../src/events/stream/sse-parser.js';
 
 interface Seen {
   id: string | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { scanEnvelopeId, UNSURE } from '../../src/api/envelope-id.js';
-import { envelopeIdOf } from '../../src/api/events.js';
-import { seeded } from '../helpers/seeded.js';
+import { scanEnvelopeId, UNSURE } from '../../../src/events/stream/envelope-id.js';
+import { envelopeIdOf } from '../../../src/events/stream/subscription.js';
+import { seeded } from '../../helpers/seeded.js';
 
 /** What the scan must agree with: the id JSON.parse finds. */
 const parsed = (text: string) => envelopeIdOf(JSON.parse(text) as Record<string, unknown>);

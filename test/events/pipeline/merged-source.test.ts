@@ -1,9 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import type { TailItem } from '../../src/api/events.js';
-import { StreamEvent } from '../../src/api/events.js';
-import { mergedTenantSource, type TenantSubscription } from '../../src/forward/merged-source.js';
+import { mergedTenantSource, type TenantSubscription } from '../../../src/events/pipeline/merged-source.js';
+import type { TailItem } from '../../../src/events/stream/subscription.js';
+import { StreamEvent } from '../../../src/events/stream/subscription.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, lstatSync } from 'node:fs';
-import type { Clock, Timer } from '../clock.js';
-import { CliError, UsageError } from '../errors.js';
-import { CURSOR_MAX, CURSOR_RULE, isCursor } from '../spec/cursor.js';
-import { openRegularFile, readOpenFile, refuseUntrustedFile } from '../util/regular-file.js';
-import { checkWritable, writePrivateFile } from './private-file.js';
+import type { Clock, Timer } from '../../clock.js';
+import { checkWritable, writePrivateFile } from '../../config/private-file.js';
+import { CURSOR_MAX, CURSOR_RULE, isCursor } from '../../domain/cursor.js';
+import { CliError, UsageError } from '../../errors.js';
+import { openRegularFile, readOpenFile, refuseUntrustedFile } from '../../util/regular-file.js';
 
 /** A cursor and the white space around it fit in this; a longer file holds no cursor and is not read further. */
 const CURSOR_FILE_MAX_BYTES = CURSOR_MAX * 4;

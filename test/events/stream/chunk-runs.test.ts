@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CHUNK_RUN_MAX_BYTES, chunkRuns } from '../../src/api/chunk-runs.js';
+import { CHUNK_RUN_MAX_BYTES, chunkRuns } from '../../../src/events/stream/chunk-runs.js';
 
 // What may wait for the reader of a stream before its socket stops being read: the tail's bound by default, less for
 // each tenant of a merged tail (their sum is the one bound).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecentIds } from '../../src/api/events.js';
+import { RecentIds } from '../../../src/events/stream/subscription.js';
 
 /** The rule in its plainest form: an id is remembered while fewer than 10,000 ids were added after it. */
 class Reference {

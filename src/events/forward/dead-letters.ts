@@ -1,4 +1,4 @@
-import { RecordFile } from '../io/record-file.js';
+import { RecordFile } from '../../io/record-file.js';
 import { type ForwardedEvent, type ForwardResult, payloadOf } from './forwarder.js';
 
 const WHAT = 'the dead-letter file';

@@ -5,8 +5,8 @@ import {
   type Settlement,
   type ShownItem,
   type SourceEntry,
-} from '../../src/forward/pipeline.js';
-import type { ItemStream } from '../../src/io/stream-types.js';
+} from '../../../src/events/pipeline/pipeline.js';
+import type { ItemStream } from '../../../src/io/stream-types.js';
 
 /** An item of a source of one's own: what the merged tail of several tenants, or any other source, implements. */
 interface Tagged {

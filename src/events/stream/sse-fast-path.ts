@@ -1,5 +1,5 @@
-import { SSE_FRAME_WASM } from '../generated/sse-frame-wasm.js';
-import { UNSAFE_RANGES } from '../text/sanitize.js';
+import { SSE_FRAME_WASM } from '../../generated/sse-frame-wasm.js';
+import { UNSAFE_RANGES } from '../../text/sanitize.js';
 import { CHUNK_RUN_MAX_BYTES } from './chunk-runs.js';
 import { type SseHandlers, type SseMessage, SseParser } from './sse-parser.js';
 
@@ -7,7 +7,7 @@ import { type SseHandlers, type SseMessage, SseParser } from './sse-parser.js';
  * The event stream's framing, fast: the plain messages of each run of received bytes are framed, checked and turned
  * into NDJSON lines by WebAssembly (`wasm/sse-frame.ts`), a run at a time; every other message (a `retry:` field, CR
  * line ends, repeated fields, a message longer than FAST_MESSAGE_MAX_BYTES…) goes through `SseParser`, which keeps
- * every bound. Both hand over the same messages (test/api/sse-fast-path.test.ts compares them). Without WebAssembly
+ * every bound. Both hand over the same messages (test/events/stream/sse-fast-path.test.ts compares them). Without WebAssembly
  * (`--jitless`) the parser takes everything. See docs/decisions/2026-11-24-sse-fast-path-webassembly.md.
  */
 export interface SseFramer {
@@ -31,7 +31,7 @@ export interface FramerOptions {
 export function createSseFramer(handlers: SseHandlers, stop: () => boolean, options: FramerOptions = {}): SseFramer {
   // `feed(…, true)` ends at a blank line ending in LF only: past one ending in CR, the parser goes on to the next
   // messages of its bytes. None of them is handed over once `stop()` says so, and the parser reads no line past it
-  // (a line over the bounds there would fail a stream that has stopped: test/api/sse-fast-path.property.test.ts).
+  // (a line over the bounds there would fail a stream that has stopped: test/events/stream/sse-fast-path.property.test.ts).
   const parser = new SseParser({
     message(message) {
       if (!stop()) handlers.message(message);

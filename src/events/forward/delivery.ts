@@ -1,7 +1,8 @@
-import type { HttpClient } from '../api/http.js';
-import type { Clock } from '../clock.js';
-import { CliError, NetworkError } from '../errors.js';
-import type { ForwardStatus } from '../render/tail-view.js';
+import type { HttpClient } from '../../api/http.js';
+import type { Clock } from '../../clock.js';
+import { CliError, NetworkError } from '../../errors.js';
+import type { ForwardStatus } from '../../render/tail-view.js';
+import type { Settlement } from '../pipeline/pipeline.js';
 import { DeadLetters } from './dead-letters.js';
 import {
   EventForwarder,
@@ -12,7 +13,6 @@ import {
   type RetryState,
 } from './forwarder.js';
 import type { Forwarding } from './options.js';
-import type { Settlement } from './pipeline.js';
 
 /** What became of the events of one type. */
 export interface TypeCounts {

@@ -1,4 +1,4 @@
-import type { ItemStream } from '../io/stream-types.js';
+import type { ItemStream } from '../../io/stream-types.js';
 
 /**
  * The one pipeline behind `events tail` and `events replay` (and any other source of events): a source of entries,

@@ -1,6 +1,6 @@
-import { escapeJsonText, isUnsafeCodePoint } from '../text/sanitize.js';
+import { MAX_JSON_DEPTH } from '../../api/json-answer.js';
+import { escapeJsonText, isUnsafeCodePoint } from '../../text/sanitize.js';
 import { BACKSLASH, COMMA, QUOTE } from './byte-codes.js';
-import { MAX_JSON_DEPTH } from './json-answer.js';
 
 /**
  * An event's payload as one NDJSON line, in pieces to write one after the other: the `data:` JSON object with

@@ -1,5 +1,5 @@
-import { deadLetterClasses } from '../render/tail-view.js';
-import { neutralize } from '../text/sanitize.js';
+import { deadLetterClasses } from '../../render/tail-view.js';
+import { neutralize } from '../../text/sanitize.js';
 import type { ForwardCounts } from './delivery.js';
 import type { RetryState } from './forwarder.js';
 

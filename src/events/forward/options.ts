@@ -1,6 +1,6 @@
-import type { Env } from '../context.js';
-import { UsageError } from '../errors.js';
-import { parseDuration, parseIntegerOption } from '../util/duration.js';
+import type { Env } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { parseDuration, parseIntegerOption } from '../../util/duration.js';
 import { type ForwardTarget, parseForwardTarget, type RawForwardOptions } from './target.js';
 
 /** The forwarding options of `events tail` and `events replay`, as commander hands them over. */

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { eventLine } from '../../src/api/event-payload.js';
-import { createSseFramer, REUSED_AFTER } from '../../src/api/sse-fast-path.js';
-import { SSE_MAX_LINE_BYTES, type SseMessage, SseParser } from '../../src/api/sse-parser.js';
-import { UNSAFE_RANGES } from '../../src/text/sanitize.js';
+import { eventLine } from '../../../src/events/stream/event-payload.js';
+import { createSseFramer, REUSED_AFTER } from '../../../src/events/stream/sse-fast-path.js';
+import { SSE_MAX_LINE_BYTES, type SseMessage, SseParser } from '../../../src/events/stream/sse-parser.js';
+import { UNSAFE_RANGES } from '../../../src/text/sanitize.js';
 
 /**
  * The property test of the event stream's fast path (issue 27): seeded random streams, cut at random chunk and run
@@ -18,7 +18,7 @@ import { UNSAFE_RANGES } from '../../src/text/sanitize.js';
 const FIXED_SEED = 0x2711_2025;
 const FIXED_CASES = 2500;
 const FRESH_CASES = 500;
-const THIS_FILE = 'test/api/sse-fast-path.property.test.ts';
+const THIS_FILE = 'test/events/stream/sse-fast-path.property.test.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeded randomness.
@@ -614,7 +614,7 @@ async function framerWithoutWasm(): Promise<typeof createSseFramer> {
   vi.resetModules();
   vi.stubGlobal('WebAssembly', undefined);
   try {
-    return (await import('../../src/api/sse-fast-path.js')).createSseFramer;
+    return (await import('../../../src/events/stream/sse-fast-path.js')).createSseFramer;
   } finally {
     vi.unstubAllGlobals();
     vi.resetModules();
