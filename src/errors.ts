@@ -356,6 +356,8 @@ const LOCAL_ERROR_CODES = {
   not_an_emulator: 'the active tenant is not a local emulator (emulator trigger, fault, reset); nothing was sent',
   control_disabled: 'the emulator was started without --control: its control API is off',
   tenants_failed: 'a run across several tenants (--profiles) where tenants failed; each is named with its own code',
+  cancelled:
+    'a tenant of a run across several stopped before it finished (--fail-fast): an entry of its own, never the exit code',
   interrupted: 'stopped by Ctrl-C (SIGINT)',
   terminated: 'stopped by SIGTERM',
   hung_up: 'stopped by SIGHUP',

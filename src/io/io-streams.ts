@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import type { Env, InStream, Io, OutStream } from '../context.js';
 import { OutputError } from '../errors.js';
 import type { Globals } from '../global-options.js';
@@ -117,6 +118,20 @@ export class IOStreams {
     this.#io = io;
     this.#globals = globals;
     this.#env = env;
+  }
+
+  /**
+   * Whether stdout is the file `file` (the same device and inode): a command that reads a file must not write its
+   * output back into it. Only this process's own stdout can be a file; a captured one never is.
+   */
+  stdoutIs(file: { readonly dev: number; readonly ino: number }): boolean {
+    if (this.stdout !== process.stdout) return false;
+    try {
+      const stats = fstatSync(1);
+      return stats.isFile() && stats.dev === file.dev && stats.ino === file.ino;
+    } catch {
+      return false;
+    }
   }
 
   /** Read only by the commands that take input or ask (see processContext). */

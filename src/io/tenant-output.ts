@@ -7,11 +7,23 @@ import type { TenantTables } from '../render/tenant-tables.js';
 import { neutralize } from '../text/sanitize.js';
 import type { IOStreams } from './io-streams.js';
 
-/** A tenant's failure as its error envelope holds it (`errorEnvelope` in printer.ts). */
+/**
+ * A tenant's failure as its error envelope holds it (`errorEnvelope` in printer.ts), or a tenant stopped before it
+ * finished (`cancelledError`: no exit code of its own).
+ */
 export interface TenantError {
   readonly message: string;
   readonly hint?: string;
-  readonly exit_code: number;
+  readonly exit_code: number | null;
+}
+
+/**
+ * **The** entry of a tenant stopped before it finished, by `--fail-fast` (cli.md "Many tenants", round 5):
+ * `{"profile","domain","error":{"status":null,"code":"cancelled","message",…,"exit_code":null}}`. It never changes
+ * the exit code.
+ */
+export function cancelledError(message: string): TenantError & { readonly status: null; readonly code: 'cancelled' } {
+  return { status: null, code: 'cancelled', message, exit_code: null };
 }
 
 /** Where one tenant's run writes: its own stdout and stderr, and, in the table views, where its tables go. */

@@ -354,7 +354,7 @@ describe('events tail --forward-to', () => {
         'svcadm: stopped after 2 events: 2 forwarded',
         `  ${first?.type.padEnd(width)}  1 forwarded`,
         `  ${second?.type.padEnd(width)}  1 forwarded`,
-        `resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from ${offsets[1]} --forward-to '${broken.hook}' --forward-attempts 3`,
+        `resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from ${offsets[1]} --forward-to '${broken.hook}' --forward-attempts 3 --cursor-file ${file}`,
         `svcadm: ${where} did not acknowledge ${event}: 3 attempts failed: 500 Internal Server Error (retried, attempts ran out) — fix the app at --forward-to, then resume: the event is sent again (or set such events aside with --dead-letter <file>)`,
         '',
       ].join('\n'),

@@ -175,7 +175,7 @@ describe('events tail merged across tenants', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ cursors: { dev: last('dev'), prod: last('prod') } });
     expect(r.stderr).toBe(
       'svcadm: interrupted after 50 events\n' +
-        `resume with: svcadm --profiles dev,prod -o ndjson events tail --cursor-file ${file}\n`,
+        `resume with: svcadm --profiles dev,prod -o ndjson events tail --from dev=${last('dev')},prod=${last('prod')} --cursor-file ${file}\n`,
     );
     // The file restarts every tenant past what was printed.
     await a!.emit('user.created', 1);
@@ -273,7 +273,7 @@ describe('events tail merged across tenants', () => {
           kind: 'event' as const,
           profile,
           event: new StreamEvent('user.created', `o-${id}`, [Buffer.from(line)]),
-          position: {},
+          position: [],
         },
       };
       const row = view.row(item);
@@ -301,7 +301,7 @@ describe('events tail merged across tenants', () => {
     expect(lines[0]).toMatch(/^prod-eu {2}.*user\.created.*evt_2/);
     // The usual line inside {"profile","event"}, without a copy of it.
     const plain = new StreamEvent('user.created', 'o', [Buffer.from('{"type":"user.created"}\n')]);
-    const pieces = formats.json({ event: { kind: 'event', profile: 'dev', event: plain, position: {} } });
+    const pieces = formats.json({ event: { kind: 'event', profile: 'dev', event: plain, position: [] } });
     expect(Buffer.concat(pieces).toString()).toBe('{"profile":"dev","event":{"type":"user.created"}}\n');
   });
 

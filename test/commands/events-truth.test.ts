@@ -12,6 +12,8 @@ import { runCli } from '../helpers/run-cli.js';
 /** The virtual clock's start: every time a line prints is then known. */
 const START = Date.UTC(2026, 2, 1, 12);
 const AT_START = '2026-03-01T12:00:00Z';
+/** A tail that reached no cursor resumes from its start taken 60 s early (docs/decisions/2026-11-28-resume-from-the-start.md). */
+const SLACK_BEFORE_START = '2026-03-01T11:59:00Z';
 
 const hostile = hostileServerPerTest();
 const emulator = emulatorPerTest();
@@ -27,7 +29,7 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
     expect(r).toEqual({
       code: 7,
       stdout: '',
-      stderr: `svcadm: the event stream has been down since ${AT_START}, never connected: connection refused by 127.0.0.1:${port} — resume with: svcadm --domain ${domain} events tail --since ${AT_START}\n`,
+      stderr: `svcadm: the event stream has been down since ${AT_START}, never connected: connection refused by 127.0.0.1:${port} — resume with: svcadm --domain ${domain} events tail --since ${SLACK_BEFORE_START}\n`,
     });
   });
 
@@ -45,7 +47,7 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
       error: {
         status: null,
         message: `the event stream has been down since ${AT_START}, never connected: connection refused by 127.0.0.1:${port}`,
-        hint: `resume with: svcadm --domain ${domain} -o ndjson events tail --since ${AT_START}`,
+        hint: `resume with: svcadm --domain ${domain} -o ndjson events tail --since ${SLACK_BEFORE_START}`,
         exit_code: 7,
       },
     });
@@ -97,7 +99,7 @@ describe('events tail exit codes: 0 only if the stream was working', () => {
     expect(r.code).toBe(130);
     expect(r.stderr.split('\n').slice(-3)).toEqual([
       `svcadm: interrupted after 0 events (the event stream has been down since ${AT_START}, never connected: connection refused by 127.0.0.1:${port})`,
-      `resume with: svcadm --domain ${domain} events tail --since ${AT_START}`,
+      `resume with: svcadm --domain ${domain} events tail --since ${SLACK_BEFORE_START}`,
       '',
     ]);
   });
@@ -228,7 +230,7 @@ describe('the cursor file moves only past lines written without error', () => {
     const r = await runCli(['events', 'tail', '--cursor-file', file], { env, stdout: failingStdout('EIO') });
     expect(r.code).toBe(74);
     expect(r.stderr).toBe(
-      `svcadm: cannot write to stdout: input/output error (EIO) — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from c0\n`,
+      `svcadm: cannot write to stdout: input/output error (EIO) — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from c0 --cursor-file ${file}\n`,
     );
     expect(readFileSync(file, 'utf8')).toBe('c0\n');
     expect(server.apiRequests()[0]?.query.get('from')).toBe('c0');

@@ -45,7 +45,7 @@ describe('a server that ignores from and replays', () => {
     expect(r.code).toBe(7);
     expect(r.stderr).toBe(
       'svcadm: warning: the service sent events again that were already seen; dropping repeats\n' +
-        `svcadm: the service closed the event stream — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from c3\n`,
+        `svcadm: the service closed the event stream — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --from c3 --cursor-file ${file}\n`,
     );
     // The first connection made progress; the two replays did not: the backoff grows, --max-reconnects trips.
     expect(clock.sleeps).toEqual([1125, 2250]);

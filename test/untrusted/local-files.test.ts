@@ -109,7 +109,7 @@ describe('a cursor file that is not a regular file', () => {
       expect(r.stderr).toBe(
         [
           'svcadm: stopped after 1 event',
-          `resume with: svcadm --domain ${server.url} events tail --from c1`,
+          `resume with: svcadm --domain ${server.url} events tail --from c1 --cursor-file ${cursor}`,
           `svcadm: cannot write the cursor file ${cursor}: ENOSPC: no space left on device, write — free space or fix the cursor file, then resume with the line above`,
           '--after--',
           '.fill',

@@ -200,7 +200,7 @@ describe('SIGHUP', () => {
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file, 'utf8')).toBe(`${last}\n`);
     expect(stderr).toBe(
-      `svcadm: hung up after ${printed.length} events\nresume with: svcadm --domain ${emu.url} events tail --from ${last}\n`,
+      `svcadm: hung up after ${printed.length} events\nresume with: svcadm --domain ${emu.url} events tail --from ${last} --cursor-file ${file}\n`,
     );
   });
 });

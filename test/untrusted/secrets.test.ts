@@ -113,7 +113,7 @@ describe('credentials echoed back', () => {
     expect(r.stderr).toBe(
       [
         'svcadm: the service reported a stream error (processing_error): failed for [redacted]',
-        `svcadm: stream error processing_error: failed for [redacted] — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --since 2026-03-01T12:00:00Z`,
+        `svcadm: stream error processing_error: failed for [redacted] — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --since 2026-03-01T11:59:00Z`,
         '',
       ].join('\n'),
     );

@@ -95,7 +95,7 @@ describe('cursors', () => {
         'svcadm: warning: ignored an event offset that is not 1 to 1024 visible ASCII characters',
         'svcadm: the service closed the event stream; reconnecting in 1.1s (attempt 1)',
         'svcadm: interrupted after 5 events',
-        `resume with: svcadm --domain ${env.SVCADM_DOMAIN} -o ndjson events tail --from good-2`,
+        `resume with: svcadm --domain ${env.SVCADM_DOMAIN} -o ndjson events tail --from good-2 --cursor-file ${file}`,
         '',
       ].join('\n'),
     );
@@ -137,7 +137,7 @@ describe('the size of what the stream sends', () => {
     expect(r).toEqual({
       code: 7,
       stdout: '',
-      stderr: `svcadm: dropped the event stream: it sent ${detail} — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --since 2026-03-01T12:00:00Z\n`,
+      stderr: `svcadm: dropped the event stream: it sent ${detail} — resume with: svcadm --domain ${env.SVCADM_DOMAIN} events tail --since 2026-03-01T11:59:00Z\n`,
     });
   });
 });

@@ -60,6 +60,8 @@ export class DeliverySink {
   readonly counts = new ForwardCounts();
   /** The event being tried again, while one is. */
   retrying: RetryState | undefined;
+  /** The dead-letter file could not be written (a full disk): the run stops before that event (exit 74). */
+  deadLetterFailure: unknown;
 
   /** Opens the dead-letter file (exit 2 when it cannot be used) before anything is sent. */
   static open(
@@ -113,7 +115,12 @@ export class DeliverySink {
       return result;
     }
     if (this.deadLetters) {
-      this.deadLetters.append(event, result, this.clock.now());
+      try {
+        this.deadLetters.append(event, result, this.clock.now());
+      } catch (err) {
+        this.deadLetterFailure = err;
+        throw err;
+      }
       this.counts.add(event.type, result.outcome);
       return { outcome: 'dead-lettered', status: result.status, attempts: result.attempts };
     }

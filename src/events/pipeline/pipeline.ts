@@ -36,6 +36,18 @@ export interface ItemSource<E extends SourceEvent, P, N extends { readonly kind:
    * the memory of its items' lines (the tail's fast path) needs them settled by then.
    */
   readonly unsettledBatches: number;
+  /**
+   * A source of several streams (the tenants of a merged tail): `maxItems` then bounds each stream, and a stream
+   * that reached it is ended (`end`), the others going on. Without it the source is one stream.
+   */
+  readonly streams?: SourceStreams<E> | undefined;
+}
+
+/** The streams of a source that merges several: which one an item came from, and how to end one. */
+export interface SourceStreams<E> {
+  of(event: E): string;
+  /** Stop reading `stream` (it reached `maxItems`); the source says so with a note of its own when it has. */
+  end(stream: string): void;
 }
 
 /** How the delivery sink (the forwarder, then the dead letters) settled an item. */
@@ -61,7 +73,7 @@ export interface LineSink {
 
 export interface PipelineOptions<E extends SourceEvent, P, N extends { readonly kind: string }> {
   source: ItemSource<E, P, N>;
-  /** The filters (`--type` of a replay): an item they refuse moves the position only. */
+  /** The filter stage (`--type`, the same for every source): an item it refuses moves the position only. */
   accepts?: ((event: E) => boolean) | undefined;
   /** The delivery sink: resolves once the item is settled (acknowledged or dead-lettered), throws when it cannot be. */
   deliver?: ((event: E) => Promise<Settlement>) | undefined;
@@ -82,9 +94,9 @@ export interface PipelineOptions<E extends SourceEvent, P, N extends { readonly 
   note(note: N): void;
   /** After each batch's entries, before it is written (a live view's redraw). */
   afterBatch?: ((batch: readonly SourceEntry<E, P, N>[]) => void) | undefined;
-  /** Before items are written: how many have gone through and the position reached. */
-  progress?: ((count: number, position: P | undefined) => void) | undefined;
-  /** Stop after this many items. */
+  /** Before items are written: how many have gone through, the position reached, and the last item. */
+  progress?: ((count: number, position: P | undefined, last: E | undefined) => void) | undefined;
+  /** Stop after this many items (of each stream, for a source of several). */
   maxItems?: number | undefined;
   /** Ends the run between two deliveries (a stop while an item is with the app waits for its settlement). */
   signal: AbortSignal;
@@ -103,8 +115,10 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
   /** Items whose writes have settled, and the position past them. */
   settledCount = 0;
   settledPosition: P | undefined;
-  /** Stopped by `maxItems`. */
+  /** Stopped by `maxItems` (a source of one stream). */
   full = false;
+  /** The streams that reached `maxItems` (a source of several: the others went on). */
+  readonly fullStreams = new Set<string>();
   /** A failed write to the output file: past it nothing more is shown. */
   recordFailure: unknown;
   /** Aborts when a write to stdout failed after it was handed over (the failure is thrown where it is awaited). */
@@ -112,6 +126,8 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
 
   readonly #opts: PipelineOptions<E, P, N>;
   #pending: ShownItem<E>[] = [];
+  /** The last item that went through. */
+  #last: E | undefined;
   /** The item with the delivery sink, while one is. */
   #inFlight: E | undefined;
   /**
@@ -127,12 +143,16 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
     this.settledPosition = opts.start;
   }
 
-  /** Until the source ends, `maxItems` is reached or the signal stops it; a failure of a sink is thrown. */
+  /**
+   * Until the source ends, `maxItems` is reached or the signal stops it (no batch is taken after a stop: what was
+   * taken is written by `finishAfterStop`); a failure of a sink is thrown.
+   */
   async run(): Promise<void> {
-    const { source, deliver, accepts, maxItems, signal, note, afterBatch } = this.#opts;
+    const { source, deliver, accepts, signal, note, afterBatch } = this.#opts;
     const eachDelivery = deliver !== undefined && this.#opts.writeEachDelivery === true;
     const prepare = deliver ? this.#opts.prepare : undefined;
     for await (const batch of source.batches(signal)) {
+      if (signal.aborted) break;
       for (let index = 0; index < batch.length; index++) {
         const entry = batch[index]!;
         if (entry.kind === 'event') {
@@ -158,12 +178,10 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
           // what the app took.
           if (acknowledged?.outcome !== 'dead-lettered') this.#pending.push({ event, acknowledged });
           this.count++;
+          this.#last = event;
           if (at !== undefined) this.position = at;
           if (eachDelivery) await this.flush();
-          if (maxItems !== undefined && this.count >= maxItems) {
-            this.full = true;
-            break;
-          }
+          if (this.#reachedMax(event)) break;
         } else if (entry.kind === 'cursor') this.position = (entry as PositionEntry<P>).offset;
         else note(entry as N);
       }
@@ -172,6 +190,27 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
       if (this.full) break;
     }
     await this.flush(true);
+  }
+
+  /** Per stream of a source of several: a batch comes from one stream, so the rest of a full one's batch is left. */
+  readonly #perStream = new Map<string, number>();
+
+  /** Whether `event` was the last its stream may bring (`maxItems`); a source of several ends that stream. */
+  #reachedMax(event: E): boolean {
+    const { maxItems, source } = this.#opts;
+    if (maxItems === undefined) return false;
+    const streams = source.streams;
+    if (streams === undefined) {
+      this.full = this.count >= maxItems;
+      return this.full;
+    }
+    const stream = streams.of(event);
+    const count = (this.#perStream.get(stream) ?? 0) + 1;
+    this.#perStream.set(stream, count);
+    if (count < maxItems) return false;
+    this.fullStreams.add(stream);
+    streams.end(stream);
+    return true;
   }
 
   /**
@@ -204,7 +243,7 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
    */
   async flush(last = false): Promise<void> {
     const { printer, record } = this.#opts;
-    this.#opts.progress?.(this.count, this.position);
+    this.#opts.progress?.(this.count, this.position, this.#last);
     const pending = this.#pending;
     if (pending.length > 0 && record) {
       try {
@@ -231,11 +270,12 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
     while (this.#unsettled.length > keep) {
       const batch = this.#unsettled.shift()!;
       await batch.settled;
+      const moved = batch.position !== undefined && batch.position !== this.settledPosition;
       this.settledCount = batch.count;
-      if (batch.position !== undefined && batch.position !== this.settledPosition) {
-        this.#opts.settledTo?.(batch.position);
-      }
       this.settledPosition = batch.position;
+      // Settled whatever the cursor file then does: a file that cannot be written stops the run, and the resume
+      // line says where it stood.
+      if (moved && batch.position !== undefined) this.#opts.settledTo?.(batch.position);
     }
   }
 

@@ -2,8 +2,8 @@ import { closeSync, fstatSync, read } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { neutralize } from '../../text/sanitize.js';
 import { openRegularFile } from '../../util/regular-file.js';
-import { MAX_FORWARD_BYTES } from '../forward/forwarder.js';
 import { eventLine, recordedLine } from '../stream/event-payload.js';
+import { SSE_MAX_EVENT_BYTES } from '../stream/sse-parser.js';
 import { envelopeIdOf, StreamEvent } from '../stream/subscription.js';
 import type { ItemSource, SourceEntry } from './pipeline.js';
 
@@ -15,10 +15,11 @@ export interface MalformedLine {
 }
 
 /**
- * The longest line read: the largest event the stream brings (MAX_FORWARD_BYTES) inside a dead letter's envelope.
+ * The longest line read: the largest event the stream brings (what is forwarded at most) inside a dead letter's
+ * envelope.
  * A longer line is malformed, skipped without being kept in memory.
  */
-export const MAX_RECORDED_LINE_BYTES = MAX_FORWARD_BYTES + 64 * 1024;
+export const MAX_RECORDED_LINE_BYTES = SSE_MAX_EVENT_BYTES + 64 * 1024;
 const READ_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
@@ -33,6 +34,9 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
   /** Bytes read so far, and the file's size when it was opened: the progress. */
   bytesRead = 0;
   readonly size: number;
+  /** Which file it is (its device and inode), to tell it from the files a run writes. */
+  readonly dev: number;
+  readonly ino: number;
   readonly #fd: number;
 
   private constructor(
@@ -42,7 +46,7 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
     readonly fromLine: number,
   ) {
     this.#fd = fd;
-    this.size = fstatSync(fd).size;
+    ({ size: this.size, dev: this.dev, ino: this.ino } = fstatSync(fd));
   }
 
   /** Opens the file before anything is sent: a missing or unreadable file, or one that is not regular, is exit 2. */

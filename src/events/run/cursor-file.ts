@@ -38,27 +38,49 @@ function readCursorText(path: string, limit: number): string | undefined | null 
   }
 }
 
-/** The cursor saved in `path`, or undefined when there is no such file (or it is empty). */
-export function readCursorFile(path: string): string | undefined {
+/** Where a tail starts again: after a cursor, or, where it reached none, from a time (`YYYY-MM-DDTHH:MM:SSZ`). */
+export type SavedStart = { readonly cursor: string } | { readonly since: string };
+
+const SINCE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/**
+ * Where a lone tail's cursor file says to start: a bare cursor, or `{"since":"…"}` when the tail that wrote it reached
+ * none (docs/decisions/2026-11-28-resume-from-the-start.md); undefined when there is no such file (or it is empty).
+ */
+export function readCursorFile(path: string): SavedStart | undefined {
   const text = readCursorText(path, CURSOR_FILE_MAX_BYTES);
   if (text === null) return undefined;
-  const cursor = text?.trim();
-  if (cursor === '') return undefined;
-  if (cursor?.startsWith('{"cursors":')) {
+  const saved = text?.trim();
+  if (saved === '') return undefined;
+  if (saved?.startsWith('{"cursors":')) {
     throw new UsageError(
       `the cursor file ${path} holds a cursor per profile, from a tail across tenants`,
       'run it with the same --profiles, or give another path',
       'file_unreadable',
     );
   }
-  if (cursor === undefined || !isCursor(cursor)) {
-    throw new UsageError(
-      `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
-      'delete it, or start with --from or --since',
-      'file_unreadable',
-    );
+  if (saved?.startsWith('{')) {
+    const since = (parseJson(saved) as { since?: unknown } | undefined)?.since;
+    if (typeof since === 'string' && SINCE.test(since)) return { since };
+  } else if (saved !== undefined && isCursor(saved)) return { cursor: saved };
+  throw new UsageError(
+    `the cursor file ${path} does not hold a cursor (${CURSOR_RULE})`,
+    'delete it, or start with --from or --since',
+    'file_unreadable',
+  );
+}
+
+/** A lone tail's cursor file: the cursor, or the time to start from where it reached none. */
+export function cursorFileText(start: SavedStart): string {
+  return 'cursor' in start ? start.cursor : JSON.stringify({ since: start.since });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
-  return cursor;
 }
 
 /**
@@ -107,9 +129,20 @@ export class CursorFileWriter {
     }
   }
 
-  update(cursor: string): void {
+  /**
+   * Where the run starts, written at once: a tail stopped (or killed) before it reached a position resumes from
+   * there. It does not count against the interval: the first position is written as soon as it comes.
+   */
+  begin(text: string): void {
+    this.#pending = text;
+    void this.#write();
+    this.#lastWrite = 0;
+  }
+
+  /** The file's next text (`cursorFileText`, `tenantCursorText`): written now, or within the interval. */
+  update(text: string): void {
     if (this.#failure) throw this.#failure;
-    this.#pending = cursor;
+    this.#pending = text;
     const sinceWrite = this.clock.now() - this.#lastWrite;
     if (sinceWrite >= this.intervalMs) {
       void this.#write();
@@ -126,12 +159,12 @@ export class CursorFileWriter {
   async #write(): Promise<void> {
     this.#timer?.cancel();
     this.#timer = undefined;
-    const cursor = this.#pending;
-    if (cursor === undefined || cursor === this.#written || this.#failure) return;
+    const text = this.#pending;
+    if (text === undefined || text === this.#written || this.#failure) return;
     this.#lastWrite = this.clock.now();
-    this.#written = cursor;
+    this.#written = text;
     try {
-      writePrivateFile(this.path, `${cursor}\n`, WHAT);
+      writePrivateFile(this.path, `${text}\n`, WHAT);
     } catch (err) {
       const why =
         err instanceof UsageError ? err.message : `cannot write ${WHAT} ${this.path}: ${(err as Error).message}`;
@@ -143,16 +176,26 @@ export class CursorFileWriter {
 /** A merged tail's cursor file (`--profiles`) holds at most this much: a cursor for each of many tenants. */
 const TENANT_CURSOR_FILE_MAX_BYTES = 1024 * 1024;
 
-/** The text of one tenant cursor per profile, as a merged tail writes it: `{"cursors":{"dev":"…","prod":"…"}}`. */
-export function tenantCursorText(cursors: Readonly<Record<string, string>>): string {
-  return JSON.stringify({ cursors });
+/**
+ * Where each tenant starts again, by profile (records without a prototype): a cursor, or a time where it reached
+ * none. A file holds the tenants of every run that wrote it: a run rewrites its own and keeps the others.
+ */
+export interface TenantStarts {
+  readonly cursors: Readonly<Record<string, string>>;
+  readonly since: Readonly<Record<string, string>>;
+}
+
+/** A merged tail's cursor file: `{"cursors":{"dev":"…"},"since":{"prod":"2026-…Z"}}` (`since` left out when empty). */
+export function tenantCursorText(starts: TenantStarts): string {
+  const since = Object.keys(starts.since).length > 0 ? { since: { ...starts.since } } : {};
+  return JSON.stringify({ cursors: { ...starts.cursors }, ...since });
 }
 
 /**
- * The cursors a merged tail saved in `path`, one per profile (cli.md "Many tenants"): undefined when there is no such
- * file (or it is empty). A file that holds anything else (a single tenant's cursor) is refused: exit 2.
+ * Where the tenants of a merged tail's cursor file start (cli.md "Many tenants", round 5): undefined when there is no
+ * such file (or it is empty). A file that holds anything else (a single tenant's cursor) is refused: exit 2.
  */
-export function readTenantCursorFile(path: string): Record<string, string> | undefined {
+export function readTenantCursorFile(path: string): TenantStarts | undefined {
   const text = readCursorText(path, TENANT_CURSOR_FILE_MAX_BYTES);
   if (text === null) return undefined;
   if (text?.trim() === '') return undefined;
@@ -162,18 +205,20 @@ export function readTenantCursorFile(path: string): Record<string, string> | und
       'a tail across tenants keeps its own file: give another path, or start with --since',
       'file_unreadable',
     );
-  let parsed: unknown;
-  try {
-    parsed = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    throw refuse();
-  }
-  const cursors = (parsed as { cursors?: unknown } | undefined)?.cursors;
-  if (typeof cursors !== 'object' || cursors === null || Array.isArray(cursors)) throw refuse();
+  const parsed = text === undefined ? undefined : (parseJson(text) as { cursors?: unknown; since?: unknown });
+  const cursors = entries(parsed?.cursors, isCursor);
+  const since = parsed?.since === undefined ? Object.create(null) : entries(parsed.since, (t) => SINCE.test(t));
+  if (cursors === undefined || since === undefined) throw refuse();
+  return { cursors, since };
+}
+
+/** A JSON object of strings that pass `valid`, as a record without a prototype; undefined for anything else. */
+function entries(value: unknown, valid: (text: string) => boolean): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const found: Record<string, string> = Object.create(null);
-  for (const [profile, cursor] of Object.entries(cursors)) {
-    if (typeof cursor !== 'string' || !isCursor(cursor)) throw refuse();
-    found[profile] = cursor;
+  for (const [key, text] of Object.entries(value)) {
+    if (typeof text !== 'string' || !valid(text)) return undefined;
+    found[key] = text;
   }
   return found;
 }

@@ -35,7 +35,7 @@ function busy(profile: string, count: number, sent: WeakRef<object>[]): TenantSu
 describe('mergedTenantSource', () => {
   it('keeps no batch the pipeline has taken while another tenant stays quiet (no Promise.race over pending reads)', async () => {
     const sent: WeakRef<object>[] = [];
-    const source = mergedTenantSource([quiet('dev'), busy('prod', 2000, sent)], {}, 2000);
+    const source = mergedTenantSource([quiet('dev'), busy('prod', 2000, sent)], []);
     const stop = new AbortController();
     let events = 0;
     for await (const batch of source.batches(stop.signal)) {
@@ -53,7 +53,7 @@ describe('mergedTenantSource', () => {
   it('merges the tenants in the order their batches arrive, each tenant in its own order', async () => {
     const sentA: WeakRef<object>[] = [];
     const sentB: WeakRef<object>[] = [];
-    const source = mergedTenantSource([busy('a', 3, sentA), busy('b', 3, sentB)], {}, undefined);
+    const source = mergedTenantSource([busy('a', 3, sentA), busy('b', 3, sentB)], []);
     const seen: string[] = [];
     for await (const batch of source.batches(new AbortController().signal)) {
       for (const entry of batch) if (entry.kind === 'event') seen.push(`${entry.profile}${entry.event.offset}`);
@@ -61,5 +61,39 @@ describe('mergedTenantSource', () => {
     expect(seen.filter((s) => s.startsWith('a'))).toEqual(['a0', 'a1', 'a2']);
     expect(seen.filter((s) => s.startsWith('b'))).toEqual(['b0', 'b1', 'b2']);
     expect(seen).toHaveLength(6);
+  });
+});
+
+describe('mergedTenantSource at a stop', () => {
+  it('yields nothing more, though its tenants still have batches ready, and lets them go', async () => {
+    let returned = 0;
+    const endless = (profile: string): TenantSubscription => ({
+      profile,
+      batches: () => ({
+        [Symbol.asyncIterator]: () => {
+          let i = 0;
+          return {
+            next: async () => ({
+              done: false,
+              value: [new StreamEvent('user.created', `${profile}${i++}`, [Buffer.from('{}\n')])],
+            }),
+            return: async () => {
+              returned++;
+              return { done: true, value: undefined };
+            },
+          };
+        },
+      }),
+    });
+    const stop = new AbortController();
+    let events = 0;
+    let afterStop = 0;
+    for await (const batch of mergedTenantSource([endless('dev'), endless('prod')], []).batches(stop.signal)) {
+      if (stop.signal.aborted) afterStop++;
+      events += batch.filter((entry) => entry.kind === 'event').length;
+      if (events === 10) stop.abort();
+      if (events > 1000) break;
+    }
+    expect([events, afterStop, returned]).toEqual([10, 0, 2]);
   });
 });

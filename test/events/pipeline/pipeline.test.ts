@@ -142,3 +142,35 @@ describe('the events pipeline', () => {
     expect(log).toEqual(['deliver 1', 'prepare 3', 'settled 1', 'deliver 3', 'settled 3', 'deliver 4', 'settled 4']);
   });
 });
+
+describe('a stop', () => {
+  it('takes no batch after it: what a source had ready is left unprinted (a merged tail at Ctrl-C)', async () => {
+    const out = printer();
+    const stop = new AbortController();
+    // A source with data ready after the stop (bytes a socket had buffered), which does not look at the signal.
+    const ready: ItemSource<Tagged, Position, Note> = {
+      async *batches() {
+        for (let n = 1; n <= 100; n++) yield [e('a', n)];
+      },
+      positionOf: (item) => ({ a: item.n }),
+      unsettledBatches: 0,
+    };
+    const pipeline = new Pipeline<Tagged, Position, Note>({
+      source: ready,
+      printer: {
+        ...out,
+        write: async (items) => {
+          await out.write(items);
+          if (out.written.length === 3) stop.abort();
+        },
+      },
+      written: async () => {},
+      note: () => {},
+      signal: stop.signal,
+      start: undefined,
+    });
+    await pipeline.run();
+    expect(out.written).toEqual(['a1:-', 'a2:-', 'a3:-']);
+    expect([pipeline.count, pipeline.settledPosition]).toEqual([3, { a: 3 }]);
+  });
+});
