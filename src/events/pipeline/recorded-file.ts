@@ -2,8 +2,8 @@ import { closeSync, fstatSync, read } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import { neutralize } from '../../text/sanitize.js';
 import { openRegularFile } from '../../util/regular-file.js';
-import { MAX_FORWARD_BYTES } from '../forward/forwarder.js';
 import { eventLine, recordedLine } from '../stream/event-payload.js';
+import { SSE_MAX_EVENT_BYTES as MAX_FORWARD_BYTES } from '../stream/sse-parser.js';
 import { envelopeIdOf, StreamEvent } from '../stream/subscription.js';
 import type { ItemSource, SourceEntry } from './pipeline.js';
 
