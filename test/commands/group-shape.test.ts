@@ -6,7 +6,8 @@ import { quietProgram } from '../helpers/program.js';
 
 // The recipe of docs/adding-a-command.md holds for every command group (src/commands/<group>/): options.ts the pure
 // parsing, register.ts the tree, run.ts the run code loaded by the root command table
-// (docs/decisions/2026-11-25-one-shape-per-command-group.md). Each test lists what breaks it; none is expected.
+// (docs/decisions/2026-11-25-one-shape-per-command-group.md, 2026-11-28-group-shape-held-by-a-test.md). Each test
+// lists what breaks it; none is expected.
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 const COMMANDS = join(SRC, 'commands');
