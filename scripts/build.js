@@ -1,8 +1,8 @@
-// Bundles src/ and its libraries into dist/ with esbuild: one entry for the CLI, one for the emulator, and lazily
-// loaded chunks (table and live views, --query's JMESPath, YAML, the private-key signer, the completion generator). Fewer, smaller
-// files to load halve the start-up cost (README, docs/decisions/2026-11-22-esbuild-bundle.md).
+// Bundles src/ and its libraries into dist/ with esbuild: the CLI's entry and its lazily loaded chunks (table and live
+// views, --query's JMESPath, YAML, the private-key signer, the completion generator), then the emulator's entry, built
+// apart. Fewer, smaller files to load halve the start-up cost (README, docs/decisions/2026-11-22-esbuild-bundle.md).
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { builtinsWithoutImport, oneMainChunk } from './start-up-plugins.js';
@@ -24,17 +24,30 @@ const noInkDevtools = {
     b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-await build({
+/** Where the emulator's entry is built, and how the CLI's chunks (all in dist/chunks/) import it. */
+const EMULATOR_ENTRY = { in: 'src/emulator/server.ts', out: 'emulator/server' };
+const EMULATOR_FROM_A_CHUNK = '../emulator/server.js';
+/**
+ * The emulator's entry is left out of the CLI's build: the emulator command imports the file the second build makes,
+ * so that the entry, and the process that serves an emulator, load none of the CLI's chunks
+ * (docs/decisions/2026-11-28-emulator-built-apart.md).
+ */
+const emulatorBuiltApart = {
+  name: 'emulator-built-apart',
+  setup(b) {
+    b.onResolve({ filter: /\/emulator\/server\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === join(root, EMULATOR_ENTRY.in.replace(/\.ts$/, '.js'))
+        ? { path: EMULATOR_FROM_A_CHUNK, external: true }
+        : undefined,
+    );
+  },
+};
+/** What both builds share. */
+const common = {
   absWorkingDir: root,
-  entryPoints: [
-    { in: 'src/main.ts', out: 'main' },
-    { in: 'src/emulator/server.ts', out: 'emulator/server' },
-  ],
   outdir: 'dist',
   outbase: 'src',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -56,6 +69,21 @@ await build({
   sourcesContent: false,
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVCADM_VERSION: JSON.stringify(version), 'process.env.NODE_ENV': '"production"' },
-  plugins: [noInkDevtools, oneMainChunk(root), builtinsWithoutImport],
   logLevel: 'warning',
+};
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+const cli = await build({
+  ...common,
+  entryPoints: [{ in: 'src/main.ts', out: 'main' }],
+  splitting: true,
+  metafile: true,
+  plugins: [noInkDevtools, emulatorBuiltApart, oneMainChunk(root), builtinsWithoutImport],
 });
+// The import of the emulator's entry is written for a file of dist/chunks/: one elsewhere would miss it.
+for (const [file, output] of Object.entries(cli.metafile.outputs)) {
+  if (output.imports.some((i) => i.external && i.path === EMULATOR_FROM_A_CHUNK) && !file.startsWith('dist/chunks/')) {
+    throw new Error(`${file} imports the emulator's entry as ${EMULATOR_FROM_A_CHUNK}, which is not where it is`);
+  }
+}
+// One file: the emulator imports nothing lazily, and shares no chunk with the CLI.
+await build({ ...common, entryPoints: [EMULATOR_ENTRY], splitting: false, plugins: [builtinsWithoutImport] });

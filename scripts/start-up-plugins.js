@@ -7,9 +7,9 @@ import { join } from 'node:path';
 /**
  * One chunk for all that src/main.ts reaches. esbuild puts a module in a chunk of its own for each set of entry
  * points that reach it, and every dynamic `import()` is an entry point: main.js's code was spread over a dozen
- * files, and on Node 20 each ESM file costs more than its bytes. Every other entry (the emulator, and each module our
- * code imports lazily, which runs beside main.ts anyway) is made to import src/main.ts too: all that main.ts reaches
- * is then reached from every entry alike, and is one chunk.
+ * files, and on Node 20 each ESM file costs more than its bytes. Every other entry (each module our code imports
+ * lazily, which runs beside main.ts anyway; the emulator is built apart, scripts/build.js) is made to import
+ * src/main.ts too: all that main.ts reaches is then reached from every entry alike, and is one chunk.
  *
  * Why: `policies get -o json` takes 17 ms (CPU) more without it: 1.65x a bare node:http GET instead of 1.42x
  * (bound 1.5x; medians of same-run benches). What it asks of src/: a lazily loaded module is read by name

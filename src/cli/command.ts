@@ -1,6 +1,5 @@
 import type { HelpContext } from 'commander';
 import { ParserExit, UsageError } from '../errors.js';
-import type { EnvironmentVariable } from '../help/environment.js';
 import { Command, type CommanderError, Option } from './commander.js';
 
 /** What can be completed where a value is expected. */
@@ -15,7 +14,7 @@ export type ValueSpec =
 
 /**
  * What an option's value is, for `svcadm commands --json` (every value arrives as text and is checked by svcadm): by
- * convention its placeholder says it (`<n>`, `<duration>`, `<time>`, `<path>`, `<url>`; see `cli/catalog.ts`).
+ * convention its placeholder says it (`<n>`, `<duration>`, `<time>`, `<path>`, `<url>`; see `help/catalog.ts`).
  */
 export type ValueType = 'string' | 'integer' | 'duration' | 'time' | 'path' | 'url';
 
@@ -56,6 +55,12 @@ export class SvcadmOption extends Option {
 /** An option with metadata; add it with `addOption`. */
 export function option(flags: string, description: string): SvcadmOption {
   return new SvcadmOption(flags, description);
+}
+
+/** The environment variables a command reads, declared on it with `.environment([...])`: its help lists them. */
+export interface EnvironmentVariable {
+  readonly names: readonly string[];
+  readonly description: string;
 }
 
 /** The names from the root down to `command`, the root's own excluded (`['users', 'permissions']`). */

@@ -1,10 +1,10 @@
 import type { EventEmitter } from 'node:events';
 import type { HelpConfiguration } from 'commander';
-import { SvcadmCommand } from '../cli/command.js';
+import { type EnvironmentVariable, SvcadmCommand } from '../cli/command.js';
 import { type Argument, type Command, Help, type Option } from '../cli/commander.js';
 import type { OutStream } from '../context.js';
 import { UsageError } from '../errors.js';
-import { type EnvironmentVariable, environmentLines, TENANT_ENVIRONMENT } from './environment.js';
+import { environmentLines, TENANT_ENVIRONMENT } from './environment.js';
 
 /** Help is wrapped to a terminal's width; 80 columns elsewhere. */
 export function helpWidth(stream: OutStream): number {

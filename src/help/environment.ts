@@ -1,10 +1,5 @@
+import type { EnvironmentVariable } from '../cli/command.js';
 import { CREDENTIAL_VARIABLES, PROFILE_VARIABLE } from '../config/credential-variables.js';
-
-/** The environment variables a command reads, declared on it with `.environment([...])`: its help lists them. */
-export interface EnvironmentVariable {
-  readonly names: readonly string[];
-  readonly description: string;
-}
 
 const CREDENTIALS: EnvironmentVariable = {
   names: [PROFILE_VARIABLE, ...Object.values(CREDENTIAL_VARIABLES)],

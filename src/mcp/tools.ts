@@ -23,10 +23,12 @@ import {
   parseConnectionFilters,
   STRATEGY,
   STRATEGY_MAX,
-} from '../commands/connections/options.js';
-import { parseEventTypes, parseSince } from '../commands/events/options.js';
-import { FILTER_MAX, filterValue, POLICY_ID_MAX, parsePolicyId } from '../commands/policies/options.js';
-import { EMAIL_MAX, parseEmail } from '../commands/shared/email-option.js';
+} from '../arguments/connection-filters.js';
+import { EMAIL_MAX, parseEmail } from '../arguments/email.js';
+import { parseEventTypes } from '../arguments/event-types.js';
+import { FILTER_MAX, filterValue } from '../arguments/filter-value.js';
+import { POLICY_ID_MAX, parsePolicyId } from '../arguments/policy-id.js';
+import { parseSince } from '../arguments/since.js';
 import { CURSOR_RULE, isCursor } from '../domain/cursor.js';
 import { EVENT_TYPES } from '../domain/event-types.js';
 import { ApiError, UsageError } from '../errors.js';

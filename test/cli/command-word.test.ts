@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { catalogOf } from '../../src/cli/catalog.js';
 import type { SvcadmCommand } from '../../src/cli/command.js';
 import { commandWord } from '../../src/cli/command-word.js';
+import { catalogOf } from '../../src/help/catalog.js';
 import { quietProgram } from '../helpers/program.js';
 
 const program = (argv?: string[]): SvcadmCommand => quietProgram(argv);

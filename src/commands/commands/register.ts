@@ -1,7 +1,7 @@
-import { catalogOf, commandEntry } from '../../cli/catalog.js';
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions, Host } from '../../cli/host.js';
 import { errorViewOf, type RawGlobalOptions } from '../../global-options.js';
+import { catalogOf, commandEntry } from '../../help/catalog.js';
 import { COLOUR_ENV } from '../../help/environment.js';
 import { writeHelpEntry } from '../../io/printer.js';
 import type * as Run from './run.js';

@@ -1,8 +1,8 @@
 import { CONNECTIONS_PAGE_MAX } from '../../api/pagers.js';
+import { EMAIL_MAX } from '../../arguments/email.js';
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import { CORRELATION_ID_LOGGED } from '../../cli/correlation-id.js';
 import type { GroupActions } from '../../cli/host.js';
-import { EMAIL_MAX } from '../shared/email-option.js';
 import {
   type ConnectionsListRaw,
   type DeleteUserRaw,

@@ -1,7 +1,8 @@
 import { POLICIES_PAGE_MAX } from '../../api/pagers.js';
+import { POLICY_ID_MAX, parsePolicyId } from '../../arguments/policy-id.js';
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions } from '../../cli/host.js';
-import { POLICY_ID_MAX, type PoliciesListRaw, parsePoliciesListOptions, parsePolicyId } from './options.js';
+import { type PoliciesListRaw, parsePoliciesListOptions } from './options.js';
 import type * as Run from './run.js';
 
 export function registerPoliciesCommands(program: SvcadmCommand, actions: GroupActions<typeof Run>): void {

@@ -1,7 +1,7 @@
 import { OFFSET_CONCURRENCY_DEFAULT } from '../../api/paginate.js';
+import { EMAIL_MAX, parseEmail } from '../../arguments/email.js';
 import { examples, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions } from '../../cli/host.js';
-import { EMAIL_MAX, parseEmail } from '../shared/email-option.js';
 import {
   CONCURRENCY_MAX,
   PER_PAGE_MAX,

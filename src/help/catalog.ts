@@ -1,10 +1,16 @@
 import type { Argument, Command, Option } from 'commander';
+import {
+  commandPath,
+  type EnvironmentVariable,
+  SvcadmCommand,
+  SvcadmOption,
+  type ValueSpec,
+  type ValueType,
+} from '../cli/command.js';
+import { argumentValueSpecs, CommandTree, optionValueSpec } from '../cli/tree.js';
 import { type ErrorCodeEntry, type ExitCodeEntry, errorCodeTable, exitCodeTable } from '../errors.js';
-import { environmentOf, examplesOf } from '../help/command-help.js';
-import type { EnvironmentVariable } from '../help/environment.js';
 import { packageVersion } from '../version.js';
-import { commandPath, SvcadmCommand, SvcadmOption, type ValueSpec, type ValueType } from './command.js';
-import { argumentValueSpecs, CommandTree, optionValueSpec } from './tree.js';
+import { environmentOf, examplesOf } from './command-help.js';
 
 /**
  * `svcadm commands --json`: the whole command tree read off commander (the walk help and completion use), enough for

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Catalog, CommandEntry } from '../../src/cli/catalog.js';
+import type { Catalog, CommandEntry } from '../../src/help/catalog.js';
 import { quietProgram } from '../helpers/program.js';
 import { runCli } from '../helpers/run-cli.js';
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 /** The longest e-mail address taken (RFC 5321's path limit less its brackets). */
 export const EMAIL_MAX = 254;
