@@ -7,7 +7,7 @@ import type { TenantTables } from '../render/tenant-tables.js';
 import { neutralize } from '../text/sanitize.js';
 import type { IOStreams } from './io-streams.js';
 
-/** A tenant's failure as its error envelope holds it (`errorEnvelope` in printer.ts). */
+/** A tenant's failure as its error envelope holds it (`errorEnvelope` in error-report.ts). */
 export interface TenantError {
   readonly message: string;
   readonly hint?: string;

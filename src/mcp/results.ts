@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { CliError, exitCodeFor } from '../errors.js';
-import { errorEnvelope } from '../io/printer.js';
+import { errorEnvelope } from '../io/error-report.js';
 import type { Redactor } from '../io/redaction.js';
 import { neutralize } from '../text/sanitize.js';
 
