@@ -1,5 +1,5 @@
 import type { Argument, Command, Option } from 'commander';
-import { type ErrorCodeEntry, type ExitCodeEntry, errorCodeTable, exitCodeTable } from '../errors.js';
+import { type ErrorCodeEntry, type ExitCodeEntry, errorCodeTable, exitCodeTable } from '../error-codes.js';
 import { environmentOf, examplesOf } from '../help/command-help.js';
 import type { EnvironmentVariable } from '../help/environment.js';
 import { packageVersion } from '../version.js';

@@ -1,4 +1,5 @@
-import { CliError, errorCodeOf } from '../errors.js';
+import { errorCodeOf } from '../error-codes.js';
+import { CliError } from '../errors.js';
 import type { Globals } from '../global-options.js';
 import { jsonLine } from '../render/json.js';
 import { neutralize } from '../text/sanitize.js';
