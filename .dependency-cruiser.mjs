@@ -9,7 +9,10 @@
  */
 export const FLOORS = [
   { floor: "the ground: Node's built-ins only", rooms: ['domain/', 'text/', 'generated/'] },
-  { floor: 'errors and the clock', rooms: ['errors.ts', 'clock.ts', 'context.ts', 'version.ts', 'util/'] },
+  {
+    floor: 'errors and the clock',
+    rooms: ['errors.ts', 'error-codes.ts', 'clock.ts', 'context.ts', 'version.ts', 'util/'],
+  },
   { floor: 'local state', rooms: ['config/', 'agent-mode.ts'] },
   { floor: 'the service and plain text (neither imports the other)', rooms: ['api/', 'events/stream/', 'render/'] },
   { floor: 'the argument rules the commands and MCP share', rooms: ['arguments/'] },

@@ -1,8 +1,9 @@
 import { type Context, processContext } from './context.js';
-import { EXIT_OK, endsQuietly, exitCodeFor, exitCodeForSignal, Interrupted, type StopSignal } from './errors.js';
+import { EXIT_OK, exitCodeFor, exitCodeForSignal } from './error-codes.js';
+import { endsQuietly, Interrupted, type StopSignal } from './errors.js';
 import { errorViewOf, type Globals, type RawGlobalOptions } from './global-options.js';
+import { reportFailure } from './io/error-report.js';
 import { outputFailure } from './io/io-streams.js';
-import { reportFailure } from './io/printer.js';
 import { Redactor, redactingStream } from './io/redaction.js';
 import { buildProgram } from './program.js';
 

@@ -16,7 +16,7 @@ import { registerUsersCommands } from './commands/users/register.js';
 import { PROFILE_VARIABLE, CREDENTIAL_VARIABLES as V } from './config/credential-variables.js';
 import { ASSERTION_ALGORITHMS } from './config/credentials.js';
 import type { Context } from './context.js';
-import { EXIT_CODE_SUMMARY } from './errors.js';
+import { EXIT_CODE_SUMMARY } from './error-codes.js';
 import {
   ACCESSIBLE_VARIABLE,
   DEFAULT_MAX_RETRIES,

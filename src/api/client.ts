@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AuthError, UsageError } from '../errors.js';
 import type { TokenSource } from './auth.js';
 import { apiErrorFrom } from './error-body.js';
-import type { HttpClient, HttpRequest, HttpResponse, RetryPolicy, StreamResponse } from './http.js';
+import type { HttpClient, HttpRequest, RetryPolicy, StreamResponse } from './http.js';
+import type { HttpResponse } from './http-answer.js';
 import { parseJsonAnswer } from './json-answer.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;

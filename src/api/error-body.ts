@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, AuthError, type ErrorReason, type HeaderMap } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
-import type { RefusedWait } from './http.js';
+import type { RefusedWait } from './http-answer.js';
 import { waitText } from './retry.js';
 
 export interface ParsedErrorBody {

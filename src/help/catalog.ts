@@ -8,7 +8,7 @@ import {
   type ValueType,
 } from '../cli/command.js';
 import { argumentValueSpecs, CommandTree, optionValueSpec } from '../cli/tree.js';
-import { type ErrorCodeEntry, type ExitCodeEntry, errorCodeTable, exitCodeTable } from '../errors.js';
+import { type ErrorCodeEntry, type ExitCodeEntry, errorCodeTable, exitCodeTable } from '../error-codes.js';
 import { packageVersion } from '../version.js';
 import { environmentOf, examplesOf } from './command-help.js';
 

@@ -1,6 +1,6 @@
 import type { PagerPage } from '../api/pagers.js';
 import type { Clock } from '../clock.js';
-import { CliError, errorCodeOf, NetworkError, OutputError } from '../errors.js';
+import { NetworkError, OutputError } from '../errors.js';
 import type { Globals, OutputFormat } from '../global-options.js';
 import { colorJson, jsonDocument, jsonLine } from '../render/json.js';
 import { fetchedText, groupedCount } from '../render/progress-text.js';
@@ -9,6 +9,7 @@ import { rawText } from '../render/raw-text.js';
 import type { TableSpec } from '../render/table-model.js';
 import { escapeJsonText, neutralize } from '../text/sanitize.js';
 import { ByteJoiner } from '../util/byte-joiner.js';
+import { asksForData } from './asks-for-data.js';
 import { type IOStreams, STREAM_QUEUE_BYTES } from './io-streams.js';
 import { streamViewKind } from './live-view-choice.js';
 import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
@@ -449,68 +450,16 @@ export class Printer {
   }
 }
 
-/** How a failure is shown, from whatever of the global options could be read. */
-export type ErrorView = Pick<Globals, 'format' | 'formatChosen' | 'debug'>;
-
-/** Data was asked for (`-o json|yaml|ndjson`, `--json`), not merely the default off a terminal. */
-function asksForData(view: { readonly format: OutputFormat; readonly formatChosen: boolean }): boolean {
-  return view.formatChosen && view.format !== 'table' && view.format !== 'wide';
-}
-
 /**
  * `--help` with JSON asked for: writes the command's catalog entry (`svcadm commands --json`) and returns true;
  * false leaves the help to commander. Called before the global options are parsed, from what commander read.
  */
 export function writeHelpEntry(
   stdout: IOStreams['stdout'],
-  view: Pick<ErrorView, 'format' | 'formatChosen'> | undefined,
+  view: Pick<Globals, 'format' | 'formatChosen'> | undefined,
   entry: () => unknown,
 ): boolean {
   if (view === undefined || !asksForData(view)) return false;
   stdout.write(jsonDocument(entry()));
   return true;
-}
-
-const BUG_HINT = 'this is a bug in svcadm; run again with --debug and report what it prints';
-
-/**
- * Reports a failure on stderr: one line `svcadm: <message> — <hint>`, or, when data was asked for (`-o json|yaml|
- * ndjson`, `--json`, `--query`), a JSON envelope as the last line (JSON is YAML too). A stack trace only with
- * --debug, and only for what is not one of ours. The hint was completed by the command's refine hook (`Host`).
- */
-export function reportFailure(
-  err: unknown,
-  stderr: IOStreams['stderr'],
-  view: ErrorView | undefined,
-  exitCode: number,
-) {
-  const known = err instanceof CliError;
-  if (view?.debug && err instanceof Error && !known) stderr.write(`${err.stack ?? err.message}\n`);
-  const envelope = errorEnvelope(err, exitCode);
-  if (view !== undefined && asksForData(view)) {
-    stderr.write(jsonLine(envelope));
-    return;
-  }
-  const { message, hint } = envelope.error;
-  stderr.write(`svcadm: ${neutralize(message)}${hint ? ` — ${neutralize(hint)}` : ''}\n`);
-}
-
-/** A failure as data: the JSON envelope of `-o json` on stderr, and the error result of an MCP tool (`src/mcp/`). */
-export interface ErrorEnvelope {
-  error: { status: number | null; code: string; message: string; hint?: string; exit_code: number };
-}
-
-export function errorEnvelope(err: unknown, exitCode: number): ErrorEnvelope {
-  const known = err instanceof CliError;
-  const message = known ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
-  const hint = known ? err.hint : BUG_HINT;
-  return {
-    error: {
-      status: known ? (err.status ?? null) : null,
-      code: errorCodeOf(err),
-      message,
-      ...(hint ? { hint } : {}),
-      exit_code: exitCode,
-    },
-  };
 }

@@ -8,7 +8,7 @@ import { neutralize } from '../text/sanitize.js';
 import type { IOStreams } from './io-streams.js';
 
 /**
- * A tenant's failure as its error envelope holds it (`errorEnvelope` in printer.ts), or a tenant stopped before it
+ * A tenant's failure as its error envelope holds it (`errorEnvelope` in error-report.ts), or a tenant stopped before it
  * finished (`cancelledError`: no exit code of its own).
  */
 export interface TenantError {

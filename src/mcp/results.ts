@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { CliError, exitCodeFor } from '../errors.js';
-import { errorEnvelope } from '../io/printer.js';
+import { exitCodeFor } from '../error-codes.js';
+import { CliError } from '../errors.js';
+import { errorEnvelope } from '../io/error-report.js';
 import type { Redactor } from '../io/redaction.js';
 import { neutralize } from '../text/sanitize.js';
 

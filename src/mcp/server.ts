@@ -21,7 +21,8 @@ import { selectTools } from './select.js';
 import { StreamSlots } from './stream-slots.js';
 import { type Tenant, Tenants } from './tenants.js';
 import type { ToolEnv, ToolSpec } from './tool.js';
-import { LIST_PROFILES, TOOLS } from './tools.js';
+import { LIST_PROFILES } from './tools/profiles.js';
+import { TOOLS } from './tools.js';
 import { guardedInput } from './wire-guard.js';
 
 /** The most one message from the client may weigh (the SDK's default is 10 MB); every tool's input is far smaller. */

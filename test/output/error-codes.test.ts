@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { errorCodeOf } from '../../src/error-codes.js';
 import {
   ApiError,
   CliError,
   type ErrorKind,
   type ErrorReason,
-  errorCodeOf,
   Interrupted,
   NetworkError,
   OutputError,

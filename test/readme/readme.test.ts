@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTROL_PREFIX, CONTROL_ROUTES } from '../../src/emulator/control-routes.js';
-import { errorCodeTable } from '../../src/errors.js';
+import { errorCodeTable } from '../../src/error-codes.js';
 import { runInScriptTerminal } from '../helpers/script-terminal.js';
 
 // Issue 29 point 10: the README is true and complete, and tests keep it so.
@@ -20,10 +20,10 @@ function section(title: string): string[] {
 }
 
 describe('README, "Error codes"', () => {
-  it("lists every code of svcadm's one table (errors.ts), and no other", () => {
+  it("lists every code of svcadm's one table (error-codes.ts), and no other", () => {
     const rows = section('Error codes').filter((l) => /^\| `/.test(l));
     const documented = rows.flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
-    // A code added to LOCAL_ERROR_CODES in src/errors.ts needs its row here (code, exit, meaning).
+    // A code added to LOCAL_ERROR_CODES in src/error-codes.ts needs its row here (code, exit, meaning).
     expect([...documented].sort()).toEqual(
       errorCodeTable()
         .map((e) => e.code)

@@ -1,7 +1,7 @@
 import type { Invocation } from '../../cli/invocation.js';
 import { type InvocationMaker, type TenantRef, tenantFailure, tenantsOutcome } from '../../cli/tenants.js';
 import type { ErrorKind, TenantsFailed } from '../../errors.js';
-import { errorEnvelope } from '../../io/printer.js';
+import { errorEnvelope } from '../../io/error-report.js';
 import { cancelledError, type TenantError } from '../../io/tenant-output.js';
 import { jsonLine } from '../../render/json.js';
 import { neutralize } from '../../text/sanitize.js';

@@ -7,7 +7,8 @@ import { reconnectDelayMs } from '../../../src/api/retry.js';
 import { refineError } from '../../../src/cli/hints.js';
 import { parseEventTypes, parseSince } from '../../../src/commands/events/options.js';
 import { EVENT_TYPES, suggestEventTypes } from '../../../src/domain/event-types.js';
-import { AuthError, CliError, exitCodeFor } from '../../../src/errors.js';
+import { exitCodeFor } from '../../../src/error-codes.js';
+import { AuthError, CliError } from '../../../src/errors.js';
 import { type EventsApi, subscribeEvents, type TailItem } from '../../../src/events/stream/subscription.js';
 import { VirtualClock } from '../../helpers/clock.js';
 
