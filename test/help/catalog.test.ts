@@ -269,6 +269,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
       'not_an_emulator',
       'control_disabled',
       'tenants_failed',
+      'cancelled',
       'interrupted',
       'terminated',
       'hung_up',
