@@ -1,5 +1,5 @@
-import { timestampOf } from '../api/timestamp.js';
 import { NetworkError } from '../errors.js';
+import { resumeSince } from '../events/stream/resume-point.js';
 import { StreamEvent, subscribeEvents } from '../events/stream/subscription.js';
 import { clean, DATA_BUDGET, type Json, jsonBytes } from './results.js';
 import type { ToolEnv } from './tool.js';
@@ -50,8 +50,9 @@ export interface EventsRead {
  */
 export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<EventsRead> {
   const budget = DATA_BUDGET - ENVELOPE_ROOM;
-  // Before connecting: a quiet call's position, when the service gives no cursor (events after it are not missed).
-  const startedAt = timestampOf(env.clock.now());
+  // Before connecting: a quiet call's position, when the service gives no cursor (events after it are not missed),
+  // by the tail's own rule (resume-point.ts).
+  const startedAt = env.clock.now();
   const stop = new AbortController();
   const signal = AbortSignal.any([stop.signal, env.signal]);
   const deadline = env.clock.setTimeout(() => stop.abort(), req.waitMs);
@@ -114,7 +115,7 @@ export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<
   return {
     events,
     next_cursor: cursor ?? null,
-    next_since: cursor === undefined ? (req.since ?? startedAt) : null,
+    next_since: cursor === undefined ? resumeSince(req.since, startedAt) : null,
     full,
     skipped,
   };

@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark section, each measured against a baseline taken in the same run.
+import './clean-env.js';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

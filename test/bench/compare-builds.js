@@ -9,6 +9,7 @@
 // and in CPU time (user + system of the whole process, read by a preloaded probe that every process gets alike).
 // On a shared machine CPU time is the steadier of the two; run it under `nice -n -20` for steadier wall times.
 // ROUNDS (default 41) sets the number of rounds.
+import './clean-env.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 // Emulator throughput: events/s to one stream and small GETs/s. Runs against the build: `npm run build` first.
 // Usage: node test/bench/emulator-throughput.js   (or import { run } from it)
+import './clean-env.js';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 

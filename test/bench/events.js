@@ -1,6 +1,7 @@
 // `events tail` bench (run after `npm run build`): NDJSON throughput against `curl -N … | grep -m N '^data:'` on the same
 // stream, served by a loopback server that is not the bottleneck (the emulator's events, captured once and replayed
 // as fast as the client reads), and peak RSS for N events in NDJSON and in the live view under a pseudo-terminal.
+import './clean-env.js';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,18 +94,22 @@ export async function run() {
     }
     const baseline = median(curlMs);
     // The bound to /dev/null is issue 27's; the pipe keeps round 3's.
-    for (const [where, times, bound] of [
-      ['to /dev/null', nullMs, 1.5],
-      ['to a pipe (| cat)', pipeMs, 2.0],
+    // The 1.5x to /dev/null is a target, not a gate (issue 37): said met or missed, never counted as missed.
+    for (const [where, times, bound, gate] of [
+      ['to /dev/null', nullMs, 1.5, false],
+      ['to a pipe (| cat)', pipeMs, 2.0, true],
     ]) {
       const measured = median(times);
+      const met = measured / baseline <= bound;
       rows.push({
         name: `events tail NDJSON, ${EVENTS.toLocaleString('en-US')} events (${(server.bytes / 1e6).toFixed(0)} MB) from a loopback server that is not the bottleneck, ${where}, vs curl | grep (median of ${RUNS})`,
         measured,
         baseline,
         ratio: measured / baseline,
-        target: `<= ${bound.toFixed(1)}x`,
-        ok: measured / baseline <= bound,
+        target: gate
+          ? `<= ${bound.toFixed(1)}x`
+          : `<= ${bound.toFixed(1)}x, a target, not a gate: ${met ? 'met' : 'missed'}`,
+        ok: gate ? met : undefined,
       });
     }
 

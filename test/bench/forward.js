@@ -7,6 +7,7 @@
 // every other round), and the rows give the ratio of the medians with each round's ratio beside it. The app runs in
 // a process of its own, and its CPU time per event is checked to be below each client's (else the app, not the
 // client, sets the pace and the ratio flatters svcadm). Each run's CPU time and peak RSS come from /usr/bin/time.
+import './clean-env.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 // Pagination: `users permissions --all` with concurrent pages vs the same pages one after another, and the peak
 // memory of a 50,000-item listing in NDJSON (streamed) and in JSON (held until complete: complete or nothing). Runs against the build: `npm run build` first.
 // Usage: node test/bench/pagination.js   (or import { run } from it)
+import './clean-env.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 // A Server-Sent Events server that is never the bottleneck: it captures the emulator's event stream once, then
 // answers every `GET` with those same bytes, written as fast as the client reads. The emulator generates events
 // at about 25,000/s, slower than both svcadm and `curl | grep` can read: measured against it, both only measure it.
+import './clean-env.js';
 import http from 'node:http';
 import net from 'node:net';
 import { startEmulator } from '../../dist/emulator/server.js';

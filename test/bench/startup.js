@@ -1,4 +1,5 @@
 // Start-up and one-shot request cost of svcadm against floors measured in the same run.
+import './clean-env.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -67,6 +68,43 @@ request(process.env.URL, { headers: { authorization: 'Bearer ' + process.env.TOK
   .then((res) => res.body.text())
   .then((body) => process.stdout.write(body));`;
 
+/**
+ * Runs each of `fns` once per round, `rounds` times, in an order that turns every round (so that a change in the
+ * machine's load touches all alike), after one warm-up each: the median of each.
+ */
+export async function interleaved(rounds, fns) {
+  const times = fns.map(() => []);
+  for (const fn of fns) await fn();
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < fns.length; k++) {
+      const at = (round + k) % fns.length;
+      times[at].push((await fns[at]()).ms);
+    }
+  }
+  return times.map(median);
+}
+
+/**
+ * main's build, to hold each start-up row to it in the same run (docs/decisions/2026-11-28-start-up-rows-measured-clean.md):
+ * `BENCH_MAIN_BIN=/path/to/a/checkout/of/main/bin/svcadm.js`, a checkout built with `npm ci && npm run build`.
+ */
+const MAIN_BIN = process.env.BENCH_MAIN_BIN;
+/** A row is no worse than main's when its ratio is within this of main's in the same run (the rounds' noise). */
+const NOISE = 1.05;
+/** Without main's build beside it: main's clean figures (the decision record), as the bound. */
+const MAIN_CLEAN = { version: 1.5, get: 2.3 };
+
+/** A start-up row: this build's ratio to its floor, held to main's ratio in the same run, when main's build is given. */
+function startupRow(name, floor, mine, main, recorded) {
+  const ratio = mine / floor;
+  const bound = main === undefined ? recorded : (main / floor) * NOISE;
+  const against =
+    main === undefined
+      ? `<= ${recorded.toFixed(1)}x (main's clean figure; set BENCH_MAIN_BIN to measure it beside)`
+      : `<= main's ${(main / floor).toFixed(2)}x in this run (+${Math.round((NOISE - 1) * 100)}%)`;
+  return { name, baseline: floor, measured: mine, ratio, target: against, ok: ratio <= bound };
+}
+
 export async function run({ pairs = 11 } = {}) {
   const { startEmulator } = await import('../../dist/emulator/server.js');
   const emu = await startEmulator({ port: 0, rateLimit: 0 });
@@ -74,16 +112,16 @@ export async function run({ pairs = 11 } = {}) {
     const env = { ...emu.env, SVCADM_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svcadm-bench-')) };
     const token = (await timeProcess([BIN, 'auth', 'token'], env)).out.trim(); // fills the token cache
     const id = emu.fixtures.policyIds[0];
-    const version = await pairwise(
-      pairs,
+    const builds = MAIN_BIN === undefined ? [BIN] : [BIN, MAIN_BIN];
+    const [floorVersion, ...versions] = await interleaved(pairs, [
       () => timeProcess(['-e', '0']),
-      () => timeProcess([BIN, '--version']),
-    );
-    const get = await pairwise(
-      pairs,
-      () => timeProcess(['-e', FLOOR_GET], { URL: `${emu.url}/api/v2/rate-limit-policies/${id}`, TOKEN: token }),
-      () => timeProcess([BIN, 'policies', 'get', id, '-o', 'json'], env),
-    );
+      ...builds.map((bin) => () => timeProcess([bin, '--version'])),
+    ]);
+    const target = { URL: `${emu.url}/api/v2/rate-limit-policies/${id}`, TOKEN: token };
+    const [floorGet, ...gets] = await interleaved(pairs, [
+      () => timeProcess(['-e', FLOOR_GET], target),
+      ...builds.map((bin) => () => timeProcess([bin, 'policies', 'get', id, '-o', 'json'], env)),
+    ]);
     // Node >= 22.8: the launcher keeps a compile cache in svcadm's cache folder; the same run without it, for the record.
     const cache =
       typeof (await import('node:module')).enableCompileCache === 'function'
@@ -93,29 +131,19 @@ export async function run({ pairs = 11 } = {}) {
             () => timeProcess([BIN, 'policies', 'get', id, '-o', 'json'], env),
           )
         : undefined;
-    const target = { URL: `${emu.url}/api/v2/rate-limit-policies/${id}`, TOKEN: token };
     const undici = await pairwise(
       pairs,
       () => timeProcess(['-e', FLOOR_GET], target),
       () => timeProcess(['-e', UNDICI_GET], { ...target, UNDICI: createRequire(import.meta.url).resolve('undici') }),
     );
     return [
-      {
-        name: 'svcadm --version vs node -e 0',
-        baseline: version.a,
-        measured: version.b,
-        ratio: version.b / version.a,
-        target: '<= 1.2x',
-        ok: version.b / version.a <= 1.2,
-      },
-      {
-        name: 'policies get -o json (cached token) vs node:http GET',
-        baseline: get.a,
-        measured: get.b,
-        ratio: get.b / get.a,
-        target: '<= 1.5x',
-        ok: get.b / get.a <= 1.5,
-      },
+      startupRow('svcadm --version vs node -e 0', floorVersion, versions[0], versions[1], MAIN_CLEAN.version),
+      startupRow('policies get -o json (cached token) vs node:http GET', floorGet, gets[0], gets[1], MAIN_CLEAN.get),
+      ...(MAIN_BIN === undefined
+        ? []
+        : [
+            `for the record: main's build: --version ${(versions[1] / floorVersion).toFixed(2)}x, policies get ${(gets[1] / floorGet).toFixed(2)}x`,
+          ]),
       ...(cache
         ? [
             {
@@ -134,13 +162,6 @@ export async function run({ pairs = 11 } = {}) {
         ratio: undici.b / undici.a,
         target: 'none',
       },
-      ...(process.env.NODE_EXTRA_CA_CERTS && Number(process.versions.node.split('.')[0]) < 22
-        ? [
-            // Node 20 reads and parses the whole file as every process starts (about 50 ms for Debian's bundle):
-            // the same time on both sides of each ratio, which makes both look better than on a machine without it.
-            'note: NODE_EXTRA_CA_CERTS is set, which Node 20 loads as each process starts: the ratios above are lower than without it (docs/decisions/2026-11-25-start-up-tricks.md)',
-          ]
-        : []),
     ];
   } finally {
     await emu.close();

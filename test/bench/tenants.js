@@ -5,6 +5,7 @@
 // 2. peak RSS of `users permissions <id> --all -o json` across 20 tenants of 5,000 items each (< 250 MB);
 // 3. peak RSS of `events tail` merged from 8 tenants (< 100 MB).
 // Usage: node test/bench/tenants.js   (or import { run } from it)
+import './clean-env.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

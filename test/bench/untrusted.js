@@ -1,6 +1,7 @@
 // Peak RSS of svcadm against loopback servers that misbehave on purpose (run after `npm run build`): an event
 // stream whose line never ends, an event of 200 MB, and a 250 MB answer to `policies get`. Memory must not depend
 // on what the server sends: each run ends with exit 7 and stays under 150 MB.
+import './clean-env.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';

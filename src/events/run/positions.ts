@@ -1,5 +1,5 @@
-import { timestampOf } from '../../api/timestamp.js';
 import type { TenantCursors, TenantEvent } from '../pipeline/merged-source.js';
+import { resumeSince } from '../stream/resume-point.js';
 import {
   cursorFileText,
   readCursorFile,
@@ -27,21 +27,10 @@ export interface RunPositions<P, E = unknown> {
   origin?(position: P | undefined): string;
 }
 
-/**
- * A tail that reached no cursor resumes from where it started: the `--since` given (or saved), else the run's start
- * taken this much early, so that an event the service stamped a little before svcadm's clock is not missed.
- */
-export const START_SLACK_MS = 60_000;
-
 /** Where a tail's stream starts: after a cursor, from a time, or (neither) at the newest events. */
 export interface StreamStart {
   readonly cursor: string | undefined;
   readonly since: string | undefined;
-}
-
-/** The time a tail that reached no cursor resumes from. */
-function resumeSince(start: StreamStart, startedAt: number): string {
-  return start.since ?? timestampOf(startedAt - START_SLACK_MS);
 }
 
 /** `events tail` against one tenant: the position is its cursor. */
@@ -86,12 +75,12 @@ export class LoneTailPositions implements RunPositions<string> {
   }
 
   resumeWords(settled: string | undefined): string[] {
-    return settled !== undefined ? ['--from', settled] : ['--since', resumeSince(this.stream, this.startedAt)];
+    return settled !== undefined ? ['--from', settled] : ['--since', resumeSince(this.stream.since, this.startedAt)];
   }
 
   fileText(settled: string | undefined): string {
     return cursorFileText(
-      settled !== undefined ? { cursor: settled } : { since: resumeSince(this.stream, this.startedAt) },
+      settled !== undefined ? { cursor: settled } : { since: resumeSince(this.stream.since, this.startedAt) },
     );
   }
 
@@ -139,7 +128,7 @@ export class TenantPositions implements RunPositions<TenantCursors, TenantEvent>
     const cursors = settled ?? this.start;
     const from = this.profiles.flatMap((p, i) => (cursors[i] === undefined ? [] : [`${p}=${cursors[i]}`]));
     const since = this.profiles
-      .flatMap((_p, i) => (cursors[i] === undefined ? [resumeSince(this.streams[i]!, this.startedAt)] : []))
+      .flatMap((_p, i) => (cursors[i] === undefined ? [resumeSince(this.streams[i]?.since, this.startedAt)] : []))
       .sort()[0];
     return [...(from.length > 0 ? ['--from', from.join(',')] : []), ...(since === undefined ? [] : ['--since', since])];
   }
@@ -153,7 +142,7 @@ export class TenantPositions implements RunPositions<TenantCursors, TenantEvent>
       delete cursors[profile];
       delete since[profile];
       if (cursor !== undefined) cursors[profile] = cursor;
-      else since[profile] = resumeSince(this.streams[i]!, this.startedAt);
+      else since[profile] = resumeSince(this.streams[i]?.since, this.startedAt);
     });
     return tenantCursorText({ cursors, since });
   }
