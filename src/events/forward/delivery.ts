@@ -118,6 +118,9 @@ export class DeliverySink {
       try {
         this.deadLetters.append(event, result, this.clock.now());
       } catch (err) {
+        // The run stops before this event, with its summary and the line to resume with.
+        if (err instanceof CliError)
+          err.addHint('free space or fix the dead-letter file, then resume with the line above');
         this.deadLetterFailure = err;
         throw err;
       }
