@@ -341,7 +341,8 @@ export class Printer {
     const cut = this.#format === 'table' && this.#tty && !this.#accessible;
     const width = cut ? (io.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
     const format = view.lines(color, this.#headers, this.#accessible);
-    return plain((items) => io.write(items.map((item) => format(view.row(item), width)).join('')));
+    const whole = this.#accessible;
+    return plain((items) => io.write(items.map((item) => format(view.row(item, whole), width)).join('')));
   }
 
   /** --query applied, when given. */

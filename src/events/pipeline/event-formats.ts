@@ -21,7 +21,7 @@ export function eventFormats(clock: Clock, types: readonly string[]): StreamForm
       ]);
       const typeWidth = typeColumnWidth(types);
       return {
-        row: (item) => eventRow(item.event.payload(), item.acknowledged?.status),
+        row: (item, whole) => eventRow(item.event.payload(), item.acknowledged?.status, whole),
         lines: (color, headings, words) =>
           eventLineFormatter({ color, typeWidth, headings, words, now: () => clock.now() }),
         status: statusLine,
@@ -75,16 +75,22 @@ export function mergedFormats(
       ]);
       const typeWidth = typeColumnWidth(types);
       return {
-        row: (item) => ({ ...eventRow(item.event.event.payload()), profile: item.event.profile }),
-        lines: (color) => {
-          const format = eventLineFormatter({ color, typeWidth, now: () => clock.now() });
+        row: (item, whole) => ({
+          ...eventRow(item.event.event.payload(), undefined, whole),
+          profile: item.event.profile,
+        }),
+        lines: (color, headings, words) => {
+          const format = eventLineFormatter({ color, typeWidth, headings, words, now: () => clock.now() });
           return (row, columns) => {
             const lines = format(row, columns - width - 2).split('\n');
             const last = lines.length >= 2 ? lines.length - 2 : 0;
             return lines
-              .map((line, i) =>
-                line === '' ? line : `${i === last ? row.profile.padEnd(width) : ' '.repeat(width)}  ${line}`,
-              )
+              .map((line, i) => {
+                if (line === '') return line;
+                if (i === last) return `${row.profile.padEnd(width)}  ${line}`;
+                // Accessible mode's day heading is words alone, with nothing before them to pan past.
+                return words ? line : `${' '.repeat(width)}  ${line}`;
+              })
               .join('\n');
           };
         },
