@@ -10,8 +10,13 @@ const GROUP_COLOR: Record<EventGroup, Style> = {
   organization: 'blue',
   user: 'green',
 };
-/** `evt_` and 16 letters and digits (api-notes). */
+/** `evt_` and 16 letters and digits (api-notes): the id column's least width. */
 const ID_WIDTH = 20;
+/**
+ * The id column grows to the widest id seen, up to this (`evt_` and a UUID): a longer id is whole all the same, and
+ * moves the summary of its own line only (docs/decisions/2026-11-28-event-line-columns.md).
+ */
+const ID_WIDTH_MAX = 40;
 const TIME_WIDTH = 8;
 const GAP = '  ';
 /** Below this much room for the summary, an event takes two lines instead of one. */
@@ -132,11 +137,14 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
   const { color } = options;
   let lastDay: string | undefined;
   // As wide as the widest type shown so far, at most the filter's widest: 33 columns for every type would leave the
-  // summary little room, though most types are short.
+  // summary little room, though most types are short. The id column the same way, so that ids of two lengths (two
+  // tenants, two services) keep the summaries in line.
   let typeWidth = 0;
+  let idColumn = ID_WIDTH;
   return (shown, width) => {
     const row = options.words ? { ...shown, summary: shown.summary.replaceAll(' · ', ', ') } : shown;
     typeWidth = Math.min(options.typeWidth, Math.max(typeWidth, displayWidth(row.type)));
+    idColumn = Math.min(ID_WIDTH_MAX, Math.max(idColumn, displayWidth(row.id)));
     let out = '';
     if (row.time !== undefined && options.headings !== false) {
       const day = utcDay(row.time);
@@ -151,7 +159,7 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
     const time = paint('gray', row.time === undefined ? '--:--:--' : utcClock(row.time), color);
     const group = eventGroup(row.type);
     const typeCode: Style = group ? GROUP_COLOR[group] : 'white';
-    const idWidth = Math.max(ID_WIDTH, displayWidth(row.id));
+    const idWidth = Math.max(idColumn, displayWidth(row.id));
     // The app's acknowledgement stands before the summary: `[200]`.
     const badge = row.delivered === undefined ? '' : `[${row.delivered}]`;
     const badged = (summary: string) =>

@@ -55,7 +55,8 @@ describe('accessible mode: event lines are never cut', () => {
         stdout: [
           'Events of 2025-06-05 UTC (today):',
           `11:00:00  ${LONG_TYPE}  ${LONG_ID}  ada@example.com (${LONG_NAME})`,
-          `11:00:01  user.created                       evt_AbCdEfGh00000002  grace@example.com`,
+          // The id column as wide as the 40-character id before it.
+          `11:00:01  user.created                       ${'evt_AbCdEfGh00000002'.padEnd(40)}  grace@example.com`,
           '',
         ].join('\n'),
         stderr: '',
@@ -76,7 +77,7 @@ describe('accessible mode: event lines are never cut', () => {
       stdout: [
         'Events of 2025-06-05 UTC (today):',
         `${profile}  11:00:00  ${LONG_TYPE}  ${LONG_ID}  ada@example.com (${LONG_NAME})`,
-        `${profile}  11:00:01  user.created                       evt_AbCdEfGh00000002  grace@example.com`,
+        `${profile}  11:00:01  user.created                       ${'evt_AbCdEfGh00000002'.padEnd(40)}  grace@example.com`,
         '',
       ].join('\n'),
       stderr: '',

@@ -56,15 +56,33 @@ function tenantLine(profile: string, line: readonly Uint8Array[]): Uint8Array[] 
 }
 
 /**
+ * The PROFILE column of a merged tail's lines for people, at most: as wide as the longest name up to this, so that at
+ * 80 columns an event keeps one line and its id whole (docs/decisions/2026-11-28-event-line-columns.md).
+ */
+export const PROFILE_COLUMN_MAX = 16;
+const GAP = '  ';
+
+/**
+ * A profile name in a column of `width`: padded, or cut in its middle (the names of one set of tenants often differ
+ * only at their end: `acme-prod-eu`, `acme-prod-us`). Names are ASCII letters, digits, `-` and `_`.
+ */
+function profileCell(name: string, width: number): string {
+  if (name.length <= width) return name.padEnd(width);
+  const end = Math.floor((width - 1) / 2);
+  return `${name.slice(0, width - 1 - end)}…${name.slice(name.length - end)}`;
+}
+
+/**
  * How a merged tail prints: `{"profile","event"}` lines; the value `{profile, event}` for --query and YAML; in the
- * human views a PROFILE column first, which the live view's `/` filter searches with the rest.
+ * human views a PROFILE column first (its names whole in accessible mode, else cut to PROFILE_COLUMN_MAX), which the
+ * live view's `/` filter searches with the rest, whole.
  */
 export function mergedFormats(
   clock: Clock,
   types: readonly string[],
   profiles: readonly string[],
 ): StreamFormats<TenantItem, TailStatus, TenantRow> {
-  const width = Math.max(...profiles.map((p) => p.length));
+  const longest = Math.max(...profiles.map((p) => p.length));
   return {
     json: (item) => tenantLine(item.event.profile, item.event.event.line),
     value: (item) => ({ profile: item.event.profile, event: item.event.event.payload() }),
@@ -81,15 +99,18 @@ export function mergedFormats(
         }),
         lines: (color, headings, words) => {
           const format = eventLineFormatter({ color, typeWidth, headings, words, now: () => clock.now() });
+          const width = words ? longest : Math.min(PROFILE_COLUMN_MAX, longest);
+          const blank = ' '.repeat(width);
           return (row, columns) => {
-            const lines = format(row, columns - width - 2).split('\n');
+            const lines = format(row, columns - width - GAP.length).split('\n');
+            // The profile goes on the line with the id: the event's last.
             const last = lines.length >= 2 ? lines.length - 2 : 0;
             return lines
               .map((line, i) => {
                 if (line === '') return line;
-                if (i === last) return `${row.profile.padEnd(width)}  ${line}`;
+                if (i === last) return `${profileCell(row.profile, width)}${GAP}${line}`;
                 // Accessible mode's day heading is words alone, with nothing before them to pan past.
-                return words ? line : `${' '.repeat(width)}  ${line}`;
+                return words ? line : `${blank}${GAP}${line}`;
               })
               .join('\n');
           };
