@@ -72,6 +72,12 @@ function incompleteLine(printed: number, total: number | undefined): string {
 }
 
 const NOTHING = 'Nothing to show.';
+/**
+ * A stream printed in `json` is NDJSON: a JSON array could never end. Said once where `-o json` or `--json` was given,
+ * never where JSON is only the default (docs/decisions/2026-11-28-json-stream-is-ndjson.md).
+ */
+const JSON_STREAM_NOTICE =
+  'svcadm: this command prints JSON as NDJSON, one document a line (-o ndjson prints the same without this notice)';
 
 /**
  * The one place that branches on the output format (as cli/cli's Exporter): commands hand it data and a table spec.
@@ -97,11 +103,13 @@ export class Printer {
   readonly #queried = { items: 0, matched: 0, told: false };
   /** A tenant of a run across several: its tables go here, to be merged with the others' (`TenantOutput`). */
   readonly #collect: ((spec: TableSpec) => void) | undefined;
+  /** `-o json` or `--json` as given: not JSON as the default (off a terminal, for --query or an agent). */
+  readonly #jsonAsked: boolean;
 
   constructor(
     io: IOStreams,
     globals: Pick<Globals, 'format' | 'formatChosen' | 'query' | 'color' | 'redraw'> &
-      Partial<Pick<Globals, 'headers' | 'accessible'>>,
+      Partial<Pick<Globals, 'headers' | 'accessible' | 'outputArgs'>>,
     clock: Clock,
     collect?: (spec: TableSpec) => void,
   ) {
@@ -116,6 +124,8 @@ export class Printer {
     this.#redraw = globals.redraw.stdout;
     this.#headers = globals.headers !== false;
     this.#accessible = globals.accessible === true;
+    const [flag, value] = globals.outputArgs ?? [];
+    this.#jsonAsked = flag === '--json' || (flag === '-o' && value === 'json');
   }
 
   get #isTable(): boolean {
@@ -309,6 +319,7 @@ export class Printer {
       );
     }
     if (!this.#isTable) {
+      if (this.#jsonAsked) io.notice(JSON_STREAM_NOTICE);
       if (query || this.#format === 'raw')
         return plain((items) => this.#lines(items.map((item) => formats.value(item))));
       const paint = this.#color && this.#tty;
@@ -342,7 +353,8 @@ export class Printer {
     const cut = this.#format === 'table' && this.#tty && !this.#accessible;
     const width = cut ? (io.stdout.columns ?? 80) : Number.POSITIVE_INFINITY;
     const format = view.lines(color, this.#headers, this.#accessible);
-    return plain((items) => io.write(items.map((item) => format(view.row(item), width)).join('')));
+    const whole = this.#accessible;
+    return plain((items) => io.write(items.map((item) => format(view.row(item, whole), width)).join('')));
   }
 
   /** --query applied, when given. */

@@ -5,8 +5,11 @@
 
 /** How a stream of items (events tail) is shown to people: loaded only when a table was asked for. */
 export interface StreamView<I, S, R> {
-  /** What a line shows of an item (`R`): small, so that the live view can keep a screenful to redraw. */
-  row(item: I): R;
+  /**
+   * What a line shows of an item (`R`): small, so that the live view can keep the rows it holds (paused, inspected).
+   * `whole`: nothing of it cut to keep it small (accessible mode's lines, printed at once and never kept).
+   */
+  row(item: I, whole?: boolean): R;
   /**
    * A new formatter (it remembers what it printed last, e.g. the day): a row's lines for `width` columns; `headings`
    * false (--no-headers) leaves out heading lines (the day's); `words` (accessible mode) says in words what is drawn.

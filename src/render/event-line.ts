@@ -10,8 +10,13 @@ const GROUP_COLOR: Record<EventGroup, Style> = {
   organization: 'blue',
   user: 'green',
 };
-/** `evt_` and 16 letters and digits (api-notes). */
+/** `evt_` and 16 letters and digits (api-notes): the id column's least width. */
 const ID_WIDTH = 20;
+/**
+ * The id column grows to the widest id seen, up to this (`evt_` and a UUID): a longer id is whole all the same, and
+ * moves the summary of its own line only (docs/decisions/2026-11-28-event-line-columns.md).
+ */
+const ID_WIDTH_MAX = 40;
 const TIME_WIDTH = 8;
 const GAP = '  ';
 /** Below this much room for the summary, an event takes two lines instead of one. */
@@ -84,15 +89,19 @@ function eventSummary(payload: Record<string, unknown>): string {
   return parts.filter((p): p is string => p !== undefined && p !== '').join(' · ');
 }
 
-/** The parts of an event a line shows, every service string neutralised; `delivered`: the app's status. */
-export function eventRow(payload: Record<string, unknown>, delivered?: number): EventRow {
+/**
+ * The parts of an event a line shows, every service string neutralised; `delivered`: the app's status. `whole`: the
+ * summary as long as it is (accessible mode, whose lines are never cut: the row is printed at once, not kept).
+ */
+export function eventRow(payload: Record<string, unknown>, delivered?: number, whole = false): EventRow {
   const event = record(payload.event);
   const ms = typeof event?.time === 'string' ? Date.parse(event.time) : Number.NaN;
+  const summary = neutralize(eventSummary(payload));
   return {
     time: Number.isNaN(ms) ? undefined : ms,
     type: neutralize(String(payload.type)),
     id: neutralize(text(event?.id) ?? '-'),
-    summary: clip(neutralize(eventSummary(payload)), SUMMARY_MAX),
+    summary: whole ? summary : clip(summary, SUMMARY_MAX),
     delivered,
   };
 }
@@ -112,7 +121,8 @@ export interface EventLineOptions {
   headings?: boolean | undefined;
   /**
    * Accessible mode: read aloud a line at a time, so words instead of drawing: `Events of 2025-06-04 UTC:` for the
-   * day heading, commas for the summary's ` · `.
+   * day heading, commas for the summary's ` · `; and nothing cut, whatever the width (a braille display pans along a
+   * line, a cut loses what it would have read).
    */
   words?: boolean | undefined;
 }
@@ -127,11 +137,14 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
   const { color } = options;
   let lastDay: string | undefined;
   // As wide as the widest type shown so far, at most the filter's widest: 33 columns for every type would leave the
-  // summary little room, though most types are short.
+  // summary little room, though most types are short. The id column the same way, so that ids of two lengths (two
+  // tenants, two services) keep the summaries in line.
   let typeWidth = 0;
+  let idColumn = ID_WIDTH;
   return (shown, width) => {
     const row = options.words ? { ...shown, summary: shown.summary.replaceAll(' · ', ', ') } : shown;
     typeWidth = Math.min(options.typeWidth, Math.max(typeWidth, displayWidth(row.type)));
+    idColumn = Math.min(ID_WIDTH_MAX, Math.max(idColumn, displayWidth(row.id)));
     let out = '';
     if (row.time !== undefined && options.headings !== false) {
       const day = utcDay(row.time);
@@ -142,11 +155,11 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
         out += `${paint('gray', heading, color)}\n`;
       }
     }
-    const room = width - 1;
+    const room = options.words ? Number.POSITIVE_INFINITY : width - 1;
     const time = paint('gray', row.time === undefined ? '--:--:--' : utcClock(row.time), color);
     const group = eventGroup(row.type);
     const typeCode: Style = group ? GROUP_COLOR[group] : 'white';
-    const idWidth = Math.max(ID_WIDTH, displayWidth(row.id));
+    const idWidth = Math.max(idColumn, displayWidth(row.id));
     // The app's acknowledgement stands before the summary: `[200]`.
     const badge = row.delivered === undefined ? '' : `[${row.delivered}]`;
     const badged = (summary: string) =>
@@ -154,8 +167,9 @@ export function eventLineFormatter(options: EventLineOptions): (row: EventRow, w
     const oneLine = TIME_WIDTH + GAP.length + typeWidth + GAP.length + idWidth + GAP.length + badge.length;
     if (room - oneLine >= SUMMARY_MIN) {
       const summary = clip(row.summary, room - oneLine - (badge === '' ? 0 : GAP.length));
-      // The service names types: one longer than the column is cut to it, so the columns after it stay in place.
-      const typeText = clip(row.type, typeWidth);
+      // The service names types: one longer than the column is cut to it, so the columns after it stay in place
+      // (in accessible mode it is whole, and the columns after it move).
+      const typeText = options.words ? row.type : clip(row.type, typeWidth);
       const type = paint(typeCode, typeText, color) + padding(typeText, typeWidth);
       const last = summary === '' && badge === '';
       const id = last ? paint('gray', row.id, color) : paint('gray', row.id, color) + padding(row.id, idWidth);

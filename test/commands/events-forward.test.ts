@@ -497,7 +497,7 @@ describe('events tail --forward-to', () => {
       .split('\n')
       .filter((l) => !l.startsWith('── '));
     expect(lines).toHaveLength(3);
-    expect(lines.map((l) => /^\d\d:\d\d:\d\d {2}\S+ +\S+ {2}\[(\d{3})\] {2}\S/.exec(l)?.[1])).toEqual([
+    expect(lines.map((l) => /^\d\d:\d\d:\d\d {2}\S+ +\S+ +\[(\d{3})\] {2}\S/.exec(l)?.[1])).toEqual([
       '202',
       '200',
       '200',
@@ -530,7 +530,7 @@ describe('events tail --forward-to', () => {
     expect(plain).toMatch(
       /svcadm: event evt_\w+ \([a-z.]+, offset \w+\) not acknowledged by http:\/\/127\.0\.0\.1:\d+\/hook \(503 Service Unavailable\); retrying in [\d.]+s \(attempt 2 of 10\)/,
     );
-    const delivered = plain.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_\S+ {2}\[200\] {2}/.test(l));
+    const delivered = plain.split('\n').filter((l) => /^\d\d:\d\d:\d\d {2}[a-z.]+ +evt_\S+ +\[200\] {2}/.test(l));
     expect(delivered).toHaveLength(10);
     expect(receiver.requests).toHaveLength(11);
   });

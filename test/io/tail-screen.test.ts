@@ -4,7 +4,8 @@ import { VirtualClock } from '../helpers/clock.js';
 import { loopbackPerTest } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
-const ERASE_LINE = '\r\x1b[2K';
+/** What the terminal is told without its control sequences (the cursor's moves and visibility, erases, wrapping). */
+const text = (stdout: string) => stdout.replace(/\x1b\[[?0-9;]*[A-Za-z]/g, '');
 
 /** The events in one write: one network chunk, so the live view gets them as one batch whatever the timing. */
 function sse(res: ServerResponse, events: Array<[id: string, type: string, time: string]>): void {
@@ -42,10 +43,10 @@ async function closingStream(): Promise<string> {
   return server.url;
 }
 
-/** The status lines the live view drew, in order, each once. */
+/** The status lines the live view drew, in order, each once: each ends a write, the cursor back at its start. */
 function statuses(stdout: string): string[] {
-  const drawn = stdout
-    .split(ERASE_LINE)
+  const drawn = text(stdout)
+    .split('\r')
     .map((chunk) => chunk.replace(/\n$/, '')) // the last status line ends the output
     .map((chunk) => chunk.slice(chunk.lastIndexOf('\n') + 1));
   return drawn.filter((line, i) => line !== '' && line !== drawn[i - 1]);
@@ -75,7 +76,7 @@ describe('events tail: the live view status line', () => {
       '● connected · 4 events · 0.6/s · all types · cursor c4',
       '■ stopped: reached --max-events · 4 events · all types · cursor c4',
     ]);
-    expect(r.stdout.endsWith('■ stopped: reached --max-events · 4 events · all types · cursor c4\n')).toBe(true);
+    expect(text(r.stdout).endsWith('■ stopped: reached --max-events · 4 events · all types · cursor c4\n')).toBe(true);
     expect(r.stderr).toBe('');
   });
 });

@@ -6,6 +6,12 @@ import { TENANT_ENVIRONMENT } from '../../help/environment.js';
 import { parseReplayOptions, parseTailOptions, type RawReplayOptions, type RawTailOptions } from './options.js';
 import type * as Run from './run.js';
 
+/** How a stream of events prints, the same for `events tail` and `events replay`. */
+const STREAM_OUTPUT =
+  '\nOutput: one event a line. -o json prints NDJSON (one JSON document a line), as -o ndjson does, and says so ' +
+  'once on stderr; NDJSON is the default off a terminal. -o yaml prints a document an event; a terminal shows ' +
+  'event lines for people.';
+
 /** One line: help output wraps it to the terminal. */
 function typeList(): string {
   return `  ${EVENT_TYPES.join(' ')}`;
@@ -45,6 +51,7 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
       { names: [FORWARD_SECRET_ENV], description: 'stands in for --forward-secret (the command line leaks)' },
     ])
     .addHelpText('after', `\nEvent types:\n${typeList()}`)
+    .addHelpText('after', STREAM_OUTPUT)
     .addHelpText(
       'after',
       '\nExit: 0 when --duration or --max-events ends a working stream; 7 when it ends while the stream is down (it ' +
@@ -92,6 +99,7 @@ export function registerEventsCommands(program: SvcadmCommand, actions: GroupAct
       'after',
       '\nA line is an event as -o ndjson and --output-file write it, or a dead letter (the event inside is sent). ' +
         'Memory stays flat whatever the size of the file; a terminal shows the progress.\n' +
+        `${STREAM_OUTPUT.slice(1)}\n` +
         'Exit: 0 when every line was replayed; 2 for a malformed line under --strict; 8 when the app rejected an ' +
         'event and 7 when it never acknowledged one (without --dead-letter), with the line to resume with.',
     )

@@ -21,7 +21,7 @@ export function eventFormats(clock: Clock, types: readonly string[]): StreamForm
       ]);
       const typeWidth = typeColumnWidth(types);
       return {
-        row: (item) => eventRow(item.event.payload(), item.acknowledged?.status),
+        row: (item, whole) => eventRow(item.event.payload(), item.acknowledged?.status, whole),
         lines: (color, headings, words) =>
           eventLineFormatter({ color, typeWidth, headings, words, now: () => clock.now() }),
         status: statusLine,
@@ -56,15 +56,33 @@ function tenantLine(profile: string, line: readonly Uint8Array[]): Uint8Array[] 
 }
 
 /**
+ * The PROFILE column of a merged tail's lines for people, at most: as wide as the longest name up to this, so that at
+ * 80 columns an event keeps one line and its id whole (docs/decisions/2026-11-28-event-line-columns.md).
+ */
+export const PROFILE_COLUMN_MAX = 16;
+const GAP = '  ';
+
+/**
+ * A profile name in a column of `width`: padded, or cut in its middle (the names of one set of tenants often differ
+ * only at their end: `acme-prod-eu`, `acme-prod-us`). Names are ASCII letters, digits, `-` and `_`.
+ */
+function profileCell(name: string, width: number): string {
+  if (name.length <= width) return name.padEnd(width);
+  const end = Math.floor((width - 1) / 2);
+  return `${name.slice(0, width - 1 - end)}…${name.slice(name.length - end)}`;
+}
+
+/**
  * How a merged tail prints: `{"profile","event"}` lines; the value `{profile, event}` for --query and YAML; in the
- * human views a PROFILE column first, which the live view's `/` filter searches with the rest.
+ * human views a PROFILE column first (its names whole in accessible mode, else cut to PROFILE_COLUMN_MAX), which the
+ * live view's `/` filter searches with the rest, whole.
  */
 export function mergedFormats(
   clock: Clock,
   types: readonly string[],
   profiles: readonly string[],
 ): StreamFormats<TenantItem, TailStatus, TenantRow> {
-  const width = Math.max(...profiles.map((p) => p.length));
+  const longest = Math.max(...profiles.map((p) => p.length));
   return {
     json: (item) => tenantLine(item.event.profile, item.event.event.line),
     value: (item) => ({ profile: item.event.profile, event: item.event.event.payload() }),
@@ -75,16 +93,25 @@ export function mergedFormats(
       ]);
       const typeWidth = typeColumnWidth(types);
       return {
-        row: (item) => ({ ...eventRow(item.event.event.payload()), profile: item.event.profile }),
-        lines: (color) => {
-          const format = eventLineFormatter({ color, typeWidth, now: () => clock.now() });
+        row: (item, whole) => ({
+          ...eventRow(item.event.event.payload(), undefined, whole),
+          profile: item.event.profile,
+        }),
+        lines: (color, headings, words) => {
+          const format = eventLineFormatter({ color, typeWidth, headings, words, now: () => clock.now() });
+          const width = words ? longest : Math.min(PROFILE_COLUMN_MAX, longest);
+          const blank = ' '.repeat(width);
           return (row, columns) => {
-            const lines = format(row, columns - width - 2).split('\n');
+            const lines = format(row, columns - width - GAP.length).split('\n');
+            // The profile goes on the line with the id: the event's last.
             const last = lines.length >= 2 ? lines.length - 2 : 0;
             return lines
-              .map((line, i) =>
-                line === '' ? line : `${i === last ? row.profile.padEnd(width) : ' '.repeat(width)}  ${line}`,
-              )
+              .map((line, i) => {
+                if (line === '') return line;
+                if (i === last) return `${profileCell(row.profile, width)}${GAP}${line}`;
+                // Accessible mode's day heading is words alone, with nothing before them to pan past.
+                return words ? line : `${blank}${GAP}${line}`;
+              })
               .join('\n');
           };
         },

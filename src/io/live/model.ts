@@ -12,9 +12,6 @@ export const RING_MAX_BYTES = 8 * 1024 * 1024;
 export const TYPES_MAX = 256;
 export const TYPE_NAME_MAX = 128;
 export const OTHER_TYPES = '(other types)';
-/** Rows kept to lay the screen out again after a resize: more than any terminal is tall. */
-const SCREENFUL = 200;
-const CLEAR_SCREEN = '\x1b[H\x1b[2J';
 
 /** One event as the view has it: its line's parts, its type, what `/` searches, its JSON (for the inspector). */
 export interface LiveEntry<R> {
@@ -77,7 +74,7 @@ export interface LiveKey {
 }
 
 export interface LiveModelOptions<R, S> {
-  /** A new formatter of rows into lines (it remembers the last day shown). */
+  /** A new formatter of rows into lines (it remembers the last day shown): one for the whole run. */
   lines: () => (row: R, width: number) => string;
   initial: S;
   columns: number;
@@ -94,18 +91,16 @@ export interface LiveModelOptions<R, S> {
  */
 export class LiveModel<R, S> {
   readonly #options: LiveModelOptions<R, S>;
-  #format: (row: R, width: number) => string;
+  readonly #format: (row: R, width: number) => string;
   #snapshot: LiveSnapshot<S>;
   readonly #listeners = new Set<() => void>();
   #hold: HeldEntry<R>[] = [];
   #ring: LiveEntry<R>[] = [];
   #ringBytes = 0;
   readonly #counts = new Map<string, number>();
-  #recent: R[] = [];
   /** Where finished lines go (into the scrollback, above the live part); held here until the app is there. */
   #sink: ((text: string) => void) | undefined;
   #unwritten: string[] = [];
-  #redraw: string | undefined;
 
   constructor(options: LiveModelOptions<R, S>) {
     this.#options = options;
@@ -143,30 +138,11 @@ export class LiveModel<R, S> {
   }
 
   /**
-   * The terminal's new size: what to write to lay the screen out again, or undefined (in the inspector, which is
-   * drawn whole each time). Scrolled lines were laid out for the old width, and terminals reflow them each their
-   * own way: the screen is cleared and the last screenful of events laid out anew, as the plain redraw does.
+   * The terminal's new size: the live part is drawn for it. Lines already written are the terminal's, each once: they
+   * are never written again (docs/decisions/2026-11-28-live-view-resize-scrollback.md).
    */
-  resize(columns: number, rows: number): string | undefined {
-    this.#format = this.#options.lines();
-    let text = '';
-    for (const row of this.#recent) text += this.#format(row, columns);
-    const lines = text
-      .split('\n')
-      .slice(0, -1)
-      .slice(-Math.max(0, rows - 3));
+  resize(columns: number, rows: number): void {
     this.#set({ columns, rows });
-    const redraw = `${CLEAR_SCREEN}${lines.map((line) => `${line}\n`).join('')}`;
-    // The main screen is out of sight: it is laid out again when the inspector closes.
-    this.#redraw = this.#snapshot.mode === 'inspect' ? redraw : undefined;
-    return this.#redraw === undefined ? redraw : undefined;
-  }
-
-  /** The main screen laid out for a size it took while the inspector was open, once; else undefined. */
-  takeRedraw(): string | undefined {
-    const redraw = this.#redraw;
-    this.#redraw = undefined;
-    return redraw;
   }
 
   /** New events: counted, kept for the inspector, shown (unless paused or filtered out). */
@@ -394,9 +370,7 @@ export class LiveModel<R, S> {
       if (filter !== '' && !entry.text.toLowerCase().includes(filter)) continue;
       const text = this.#format(entry.row, s.columns);
       lines.push(text.endsWith('\n') ? text.slice(0, -1) : text);
-      this.#recent.push(entry.row);
     }
-    if (this.#recent.length > SCREENFUL) this.#recent = this.#recent.slice(-SCREENFUL);
     return lines;
   }
 

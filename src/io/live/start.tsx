@@ -2,9 +2,10 @@ import { once } from 'node:events';
 import { render } from 'ink';
 import type { Clock, Timer } from '../../clock.js';
 import type { IOStreams } from '../io-streams.js';
+import { LivePart } from '../live-part.js';
 import { preferSmallHeap } from '../memory-policy.js';
 import type { ItemStream, StreamFormats, StreamView } from '../stream-types.js';
-import { LiveApp, type LiveWriters } from './app.js';
+import { LiveApp } from './app.js';
 import { countLines } from './frames.js';
 import { type LiveEntry, LiveModel, RING_MAX_EVENTS } from './model.js';
 
@@ -41,25 +42,24 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
     quit: () => quit.abort(),
     interrupt: () => process.kill(process.pid, 'SIGINT'),
   });
-  let writers: LiveWriters | undefined;
+  const part = new LivePart(out, io.stderr);
   const app = (
     <LiveApp
       model={model as LiveModel<unknown, S>}
       statusLine={(status: S, width: number) => view.status(status, width, color)}
       color={color}
-      onWriters={(w) => {
-        writers = w;
-      }}
+      write={(text) => part.above(text)}
+      onFrame={(lines) => part.show(lines)}
     />
   );
   const instance = render(app, {
-    stdout: neverFullScreen(out as NodeJS.WriteStream),
+    stdout: layoutOnly(out as NodeJS.WriteStream),
     stdin: io.stdin as NodeJS.ReadStream,
     stderr: io.stderr as NodeJS.WriteStream,
     exitOnCtrlC: false,
     patchConsole: false,
-    // Every frame at once: the model already draws at most every FRAME_MS, and the inspector's switch to the
-    // alternate screen must come after the frame it follows.
+    // Ink's own frames go nowhere (`layoutOnly`): unthrottled, it keeps no timer of its own; the model already
+    // changes at most every FRAME_MS, and each frame reaches the terminal as its commit ends (`onFrame`).
     maxFps: 0,
   });
   // React runs an update from outside it (the model's) a moment later; rendering the same tree again runs it now.
@@ -83,8 +83,10 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
     timer ??= clock.setTimeout(frame, FRAME_MS);
   };
   const onResize = () => {
-    const redraw = model.resize(out.columns || 80, out.rows || 24);
-    if (redraw !== undefined) writers?.stdout(redraw);
+    part.resized();
+    model.resize(out.columns || 80, out.rows || 24);
+    flush();
+    part.show(part.lines);
   };
   out.on('resize', onResize);
   return {
@@ -106,8 +108,7 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
     },
     notice(text, always) {
       if (!always && io.quiet) return;
-      if (writers) writers.stderr(`${text}\n`);
-      else io.stderr.write(`${text}\n`);
+      part.notice(`${text}\n`);
     },
     status(next) {
       status = next;
@@ -123,6 +124,7 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
       model.close(final ?? model.snapshot().status);
       flush();
       instance.unmount();
+      part.end();
       // Below the view, as plain lines: however many types there were, nothing drawn before is cleared for them.
       const last = model.snapshot();
       const below = last.final ? countLines(last.final.counts, last.columns) : [];
@@ -133,14 +135,15 @@ export function startLiveTail<I, S, R>(options: LiveTailOptions<I, S, R>): ItemS
 }
 
 /**
- * The terminal as Ink sees it: as tall as any frame. Ink clears the screen and the scrollback (`ESC[3J`) before a
- * frame that follows one as tall as the terminal, which a resize to a few rows makes of any frame; the view keeps
- * each frame shorter than the screen itself (`withinScreen`). docs/decisions/2026-11-25-live-view-never-clears.md
+ * The terminal as Ink sees it: Ink lays the frame out for its width and reads the keys, and writes nothing to it;
+ * `LivePart` draws the frame (Ink counts its frames in rows from the bottom, which a resize can change under it).
  */
-function neverFullScreen(out: NodeJS.WriteStream): NodeJS.WriteStream {
+function layoutOnly(out: NodeJS.WriteStream): NodeJS.WriteStream {
+  // Callbacks keep their order with what was written before.
+  const write = (_chunk: unknown, ...rest: unknown[]) => (out.write as (...args: unknown[]) => boolean)('', ...rest);
   return new Proxy(out, {
     get(target, property) {
-      if (property === 'rows') return Number.MAX_SAFE_INTEGER;
+      if (property === 'write') return write;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
