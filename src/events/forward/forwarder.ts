@@ -7,7 +7,7 @@ import type { Printer } from '../../io/printer.js';
 import { neutralize } from '../../text/sanitize.js';
 import { LF } from '../stream/byte-codes.js';
 import { SSE_MAX_EVENT_BYTES } from '../stream/sse-parser.js';
-import type { StreamEvent } from '../stream/subscription.js';
+import type { StreamEvent } from '../stream/stream-event.js';
 import { backoffMs, classOfStatus, type DeliveryClass } from './delivery-class.js';
 import type { Forwarding } from './options.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';

@@ -4,7 +4,7 @@ import { neutralize } from '../../text/sanitize.js';
 import { openRegularFile } from '../../util/regular-file.js';
 import { MAX_FORWARD_BYTES } from '../forward/forwarder.js';
 import { eventLine, recordedLine } from '../stream/event-payload.js';
-import { envelopeIdOf, StreamEvent } from '../stream/subscription.js';
+import { envelopeIdOf, StreamEvent } from '../stream/stream-event.js';
 import type { ItemSource, SourceEntry } from './pipeline.js';
 
 /** A line that holds no event: its number and why, in a few words. */
