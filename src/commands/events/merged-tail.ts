@@ -1,7 +1,7 @@
 import type { Invocation } from '../../cli/host.js';
 import { allowListenersOfTenants, type Tenants, tenantFailure, tenantsOutcome } from '../../cli/tenants.js';
 import { isCursor } from '../../domain/cursor.js';
-import { type ErrorKind, Interrupted, interruption, NetworkError, STOP_WORDS, UsageError } from '../../errors.js';
+import { type ErrorKind, Interrupted, interruption, STOP_WORDS, UsageError } from '../../errors.js';
 import { mergedFormats } from '../../events/pipeline/event-formats.js';
 import {
   mergedTenantSource,
@@ -15,7 +15,7 @@ import { Pipeline } from '../../events/pipeline/pipeline.js';
 import { CursorFileWriter, readTenantCursorFile, tenantCursorText } from '../../events/run/cursor-file.js';
 import { TailStops } from '../../events/run/stops.js';
 import { CHUNK_RUN_MAX_BYTES } from '../../events/stream/chunk-runs.js';
-import { type Outage, StreamHealth } from '../../events/stream/stream-health.js';
+import { outageError, StreamHealth } from '../../events/stream/stream-health.js';
 import { subscribeEvents, timestampOf } from '../../events/stream/subscription.js';
 import { errorEnvelope } from '../../io/printer.js';
 import { jsonLine } from '../../render/json.js';
@@ -45,12 +45,6 @@ function parseTenantFrom(text: string, profiles: readonly string[]): Record<stri
     cursors[profile] = cursor;
   }
   return cursors;
-}
-
-/** One line: since when a tenant's stream has been down, and its last failure. */
-function outageText(outage: Outage): string {
-  const never = outage.neverConnected ? ', never connected' : '';
-  return `the event stream has been down since ${timestampOf(outage.since)}${never}: ${neutralize(outage.reason)}`;
 }
 
 /**
@@ -163,7 +157,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
     const tenantHealth = health.get(profile);
     if (item.kind === 'connected') tenantHealth?.connected();
     if (item.kind === 'reconnecting') {
-      tenantHealth?.failed(item.reason, clock.now());
+      tenantHealth?.failed(item.reason, clock.now(), item);
       if (!stream.live) {
         stream.notice(
           `svcadm: ${profile}: ${neutralize(item.reason)}; reconnecting in ${(item.waitMs / 1000).toFixed(1)}s (attempt ${item.attempt})`,
@@ -237,7 +231,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
   for (const { profile } of list) {
     if (full.has(profile) || failures.some((f) => f.profile === profile)) continue;
     const outage = health.get(profile)?.outage();
-    if (outage !== undefined) fail(profile, new NetworkError(outageText(outage)));
+    if (outage !== undefined) fail(profile, outageError(outage));
   }
   await Promise.all(written);
   const outcome = tenantsOutcome(list.length, failures, list.length - failures.length);

@@ -1,5 +1,5 @@
 import type { Invocation } from '../../cli/host.js';
-import { CliError, Interrupted, interruption, NetworkError, OutputError, STOP_WORDS } from '../../errors.js';
+import { CliError, Interrupted, interruption, OutputError, STOP_WORDS } from '../../errors.js';
 import { DeliverySink, stopsBeforeEvent } from '../../events/forward/delivery.js';
 import { announceForwarding } from '../../events/forward/forwarder.js';
 import { forwardingWords } from '../../events/forward/options.js';
@@ -8,7 +8,7 @@ import { type EventItem, eventFormats } from '../../events/pipeline/event-format
 import { type ItemSource, Pipeline } from '../../events/pipeline/pipeline.js';
 import { CursorFileWriter, readCursorFile } from '../../events/run/cursor-file.js';
 import { TailStops } from '../../events/run/stops.js';
-import { type Outage, StreamHealth } from '../../events/stream/stream-health.js';
+import { type Outage, outageError, StreamHealth } from '../../events/stream/stream-health.js';
 import {
   REUSED_AFTER,
   SLOW_READER_RUN_BYTES,
@@ -113,7 +113,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     settledTo: (cursor) => cursorFile?.update(cursor),
     note: (item) => {
       if (item.kind === 'connected') health.connected();
-      if (item.kind === 'reconnecting') health.failed(item.reason, clock.now());
+      if (item.kind === 'reconnecting') health.failed(item.reason, clock.now(), item);
       report(item, shown, status, clock.now());
     },
     afterBatch: (batch) => {
@@ -196,7 +196,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
     if (full || outage === undefined) return;
     // Ended by --duration (or the stream's own end) while down: not a success
     // (docs/decisions/2026-11-23-tail-down-exit-7.md).
-    throw new NetworkError(`${outageText(outage)}`, { hint: `resume with: ${resume()}` });
+    throw outageError(outage).addHint(`resume with: ${resume()}`);
   }
   if (!delivery) {
     if (!quit) {

@@ -42,5 +42,8 @@ export type TailItem =
   | { kind: 'stream-error'; code: string; message: string; fatal: boolean }
   | { kind: 'warning'; message: string }
   | { kind: 'connected'; attempt: number }
-  /** A connection ended or an attempt failed (never a rotation): the stream is down until the next `connected`. */
-  | { kind: 'reconnecting'; attempt: number; waitMs: number; reason: string };
+  /**
+   * A connection ended or an attempt failed (never a rotation): the stream is down until the next `connected`. An
+   * attempt the service answered with an error (a 503, a 429) has its status and error code (`answerOf`).
+   */
+  | { kind: 'reconnecting'; attempt: number; waitMs: number; reason: string; status?: number; code?: string };

@@ -12,6 +12,7 @@ import { chunkRuns, SLOW_READER_RUN_BYTES } from './chunk-runs.js';
 import { createSseFramer, REUSED_AFTER } from './sse-fast-path.js';
 import { SseLimitError } from './sse-parser.js';
 import type { TailItem } from './stream-event.js';
+import { answerOf, givenUp } from './stream-health.js';
 import { clip, StreamInterpreter } from './stream-messages.js';
 
 export { RecentIds } from './recent-ids.js';
@@ -266,7 +267,7 @@ class Subscription {
 
   /**
    * Before the next attempt: a rotation is followed at once; any other end is a reconnect after a backoff, told
-   * first, unless --max-reconnects is spent (the failure is thrown).
+   * first, unless --max-reconnects is spent (the failure is thrown, as the stream being down: `givenUp`).
    */
   async *#pause(failure: Transient): AsyncGenerator<readonly TailItem[], void, undefined> {
     const { signal, clock, random, maxReconnects } = this.#opts;
@@ -278,9 +279,10 @@ class Subscription {
       return;
     }
     this.#attempt++;
-    if (maxReconnects !== undefined && this.#attempt > maxReconnects) throw failure.error;
+    if (maxReconnects !== undefined && this.#attempt > maxReconnects) throw givenUp(failure.error);
     const waitMs = reconnectDelayMs(this.#attempt, this.#retryMs, random, failure.askedMs);
-    yield [{ kind: 'reconnecting', attempt: this.#attempt, waitMs, reason: failure.error.message }];
+    const { error } = failure;
+    yield [{ kind: 'reconnecting', attempt: this.#attempt, waitMs, reason: error.message, ...answerOf(error) }];
     await clock.sleep(waitMs, signal);
   }
 }
