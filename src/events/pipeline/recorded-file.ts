@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, read } from 'node:fs';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../api/json-answer.js';
 import { UsageError } from '../../errors.js';
 import { neutralize } from '../../text/sanitize.js';
 import { openRegularFile } from '../../util/regular-file.js';
@@ -20,6 +21,12 @@ export interface MalformedLine {
  */
 export const MAX_RECORDED_LINE_BYTES = MAX_FORWARD_BYTES + 64 * 1024;
 const READ_BYTES = 64 * 1024;
+/**
+ * The stream's bound on an event's nesting (MAX_JSON_DEPTH, its object the first level), one level more for a dead
+ * letter, whose envelope holds the event.
+ */
+const MAX_LINE_DEPTH = MAX_JSON_DEPTH + 1;
+const TOO_DEEP = `nested more than ${MAX_JSON_DEPTH} levels deep`;
 const NEWLINE = 0x0a;
 
 /**
@@ -193,6 +200,9 @@ function entriesOf(bytes: Buffer, line: number): SourceEntry<StreamEvent, number
   if (recorded) return [new RecordedEvent(recorded.type, recorded.offset, recorded.line, line + 1)];
   const text = bytes.toString('utf8').trim();
   if (text === '') return [next];
+  // Before any parse: JSON.stringify of a dead letter's event (and every walk of a value) recurses, and a line of
+  // 20 KB nested 5,000 levels overflowed the stack.
+  if (nestsDeeperThan(text, MAX_LINE_DEPTH)) return [malformed(line, TOO_DEEP), next];
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -206,7 +216,7 @@ function entriesOf(bytes: Buffer, line: number): SourceEntry<StreamEvent, number
   if (typeof type !== 'string' || type === '') return [malformed(line, 'no "type": not an event'), next];
   const eventOffset = typeof offset === 'string' ? offset : undefined;
   const pieces = eventLine(type, Buffer.from(payload === value ? text : JSON.stringify(payload)), payload);
-  if (!pieces) return [malformed(line, 'not an event (nested too deep)'), next];
+  if (!pieces) return [malformed(line, TOO_DEEP), next];
   return [new ParsedRecordedEvent(type, eventOffset, pieces as Buffer[], line + 1, envelopeIdOf(payload))];
 }
 
