@@ -4,7 +4,8 @@ import { UsageError } from '../../errors.js';
 import { neutralize } from '../../text/sanitize.js';
 import { openRegularFile } from '../../util/regular-file.js';
 import { MAX_FORWARD_BYTES } from '../forward/forwarder.js';
-import { eventLine, recordedLine } from '../stream/event-payload.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../stream/byte-codes.js';
+import { eventLine, type RecordedLine, recordedLine } from '../stream/event-payload.js';
 import { envelopeIdOf, StreamEvent } from '../stream/stream-event.js';
 import type { ItemSource, SourceEntry } from './pipeline.js';
 
@@ -210,14 +211,50 @@ function entriesOf(bytes: Buffer, line: number): SourceEntry<StreamEvent, number
     return [malformed(line, `not JSON (${(err as Error).message})`), next];
   }
   if (!isObject(value)) return [malformed(line, 'not a JSON object'), next];
-  // A dead letter: the event inside.
+  // A dead letter: the event inside, as it stands when svcadm wrote it (the bytes first POSTed).
   const payload = isObject(value.event) && 'attempts' in value && 'error' in value ? value.event : value;
+  const inside = payload === value ? undefined : deadLetterEvent(bytes, payload);
+  if (inside) return [new RecordedEvent(inside.type, inside.offset, inside.line, line + 1)];
   const { type, offset } = payload;
   if (typeof type !== 'string' || type === '') return [malformed(line, 'no "type": not an event'), next];
   const eventOffset = typeof offset === 'string' ? offset : undefined;
   const pieces = eventLine(type, Buffer.from(payload === value ? text : JSON.stringify(payload)), payload);
   if (!pieces) return [malformed(line, TOO_DEEP), next];
   return [new ParsedRecordedEvent(type, eventOffset, pieces as Buffer[], line + 1, envelopeIdOf(payload))];
+}
+
+const DEAD_LETTER_START = Buffer.from('{"event":');
+
+/**
+ * The event of a dead letter as svcadm writes it (`{"event":<the event's line>,"offset":…`), taken as it stands when
+ * it is a line `recordedLine` takes: the app is sent again the bytes it was sent first, so that an event keyed by the
+ * SHA-256 of its payload keeps its `Idempotency-Key`, and a number the service wrote `1.0` stays so. Undefined for
+ * any other dead letter (written by hand, or holding what JSON.parse read otherwise: a duplicate `event` key); the
+ * caller writes its event again from the parse.
+ */
+function deadLetterEvent(bytes: Buffer, payload: Record<string, unknown>): RecordedLine | undefined {
+  if (bytes.compare(DEAD_LETTER_START, 0, DEAD_LETTER_START.length, 0, DEAD_LETTER_START.length) !== 0)
+    return undefined;
+  const end = objectEnd(bytes, DEAD_LETTER_START.length);
+  if (end < 0 || bytes[end] !== COMMA) return undefined;
+  const event = bytes.subarray(DEAD_LETTER_START.length, end);
+  const recorded = recordedLine(event);
+  if (!recorded || JSON.stringify(JSON.parse(event.toString('utf8'))) !== JSON.stringify(payload)) return undefined;
+  return recorded;
+}
+
+/** The index after the object that opens at `start` of valid JSON text (strings skipped), or -1. */
+function objectEnd(bytes: Buffer, start: number): number {
+  if (bytes[start] !== OPEN_OBJECT) return -1;
+  let depth = 0;
+  for (let i = start; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) {
+      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+    else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
+  }
+  return -1;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
