@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, read } from 'node:fs';
+import { closeSync, fstatSync, read, readSync } from 'node:fs';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../api/json-answer.js';
 import { UsageError } from '../../errors.js';
 import { neutralize } from '../../text/sanitize.js';
@@ -38,15 +38,23 @@ const NEWLINE = 0x0a;
  */
 export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLine> {
   readonly unsettledBatches = 0;
-  /** Bytes read so far, and the file's size when it was opened: the progress. */
+  /** Bytes read so far (those before `fromLine` included), and the file's size when it was opened: the progress. */
   bytesRead = 0;
   readonly size: number;
+  /**
+   * Lines of the file read so far, those before `fromLine` included (counted when it was opened). Once the last batch
+   * is taken, the number of lines the file has; less than `fromLine` then when there was nothing from it to replay
+   * (`--from-line` one past the last line, as a resume line says once the last line was settled).
+   */
+  linesRead = 0;
   readonly #fd: number;
+  /** Where line `fromLine` starts in the file. */
+  #start = 0;
 
   private constructor(
     fd: number,
     readonly path: string,
-    /** The first line to take (1-based): the lines before it are skipped unread. */
+    /** The first line to take (1-based): the lines before it are counted, never parsed. */
     readonly fromLine: number,
   ) {
     this.#fd = fd;
@@ -64,7 +72,56 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
     }
     if (fd === undefined)
       throw new UsageError(`cannot read ${neutralize(path)}: no such file`, undefined, 'file_unreadable');
-    return new RecordedFile(fd, path, fromLine);
+    const file = new RecordedFile(fd, path, fromLine);
+    try {
+      file.#seek();
+    } catch (err) {
+      closeSync(fd);
+      if (err instanceof UsageError) throw err;
+      throw new UsageError(`cannot read ${neutralize(path)}: ${(err as Error).message}`, undefined, 'file_unreadable');
+    }
+    return file;
+  }
+
+  /**
+   * Finds where line `fromLine` starts, counting the lines before it, before anything is sent: a `fromLine` past the
+   * line after the last is a usage error (exit 2), never a run that says nothing
+   * (docs/decisions/2026-11-28-from-line-past-the-end.md).
+   */
+  #seek(): void {
+    const before = this.fromLine - 1;
+    if (before <= 0) return;
+    const buffer = Buffer.allocUnsafeSlow(READ_BYTES);
+    let position = 0;
+    let lines = 0;
+    /** Where the line after the last line break starts. */
+    let lineStart = 0;
+    for (let read = readSync(this.#fd, buffer, 0, READ_BYTES, 0); read > 0; ) {
+      const data = buffer.subarray(0, read);
+      for (let at = data.indexOf(NEWLINE); at !== -1; at = data.indexOf(NEWLINE, at + 1)) {
+        lines++;
+        lineStart = position + at + 1;
+        if (lines === before) {
+          this.#startAt(lineStart, lines);
+          return;
+        }
+      }
+      position += read;
+      read = readSync(this.#fd, buffer, 0, READ_BYTES, position);
+    }
+    // The end came first: a last line without its line break counts too.
+    const total = lines + (position > lineStart ? 1 : 0);
+    if (total < before) {
+      const count = `${total} ${total === 1 ? 'line' : 'lines'}`;
+      throw new UsageError(`--from-line ${this.fromLine} is past the end of ${neutralize(this.path)}: it has ${count}`);
+    }
+    this.#startAt(position, total);
+  }
+
+  #startAt(offset: number, linesBefore: number): void {
+    this.#start = offset;
+    this.bytesRead = offset;
+    this.linesRead = linesBefore;
   }
 
   positionOf(event: StreamEvent & { readonly next?: number }): number | undefined {
@@ -72,16 +129,17 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
   }
 
   /**
-   * The file a chunk at a time into one buffer used again for each read: an event's line points into it (no copy),
-   * which is safe because the pipeline has settled a batch (`unsettledBatches` 0) before it asks for the next one.
-   * The start of a line a read cut off is moved to the buffer's start; a line longer than the buffer is gathered in
-   * copies.
+   * The file from line `fromLine`, a chunk at a time into one buffer used again for each read: an event's line points
+   * into it (no copy), which is safe because the pipeline has settled a batch (`unsettledBatches` 0) before it asks
+   * for the next one. The start of a line a read cut off is moved to the buffer's start; a line longer than the
+   * buffer is gathered in copies.
    */
   async *batches(signal: AbortSignal): AsyncGenerator<SourceEntry<StreamEvent, number, MalformedLine>[]> {
     const buffer = Buffer.allocUnsafeSlow(READ_BYTES);
     /** Bytes of the unfinished line at the buffer's start. */
     let carried = 0;
-    let line = 1;
+    let line = this.fromLine;
+    let position = this.#start;
     /** Earlier parts of a line longer than the buffer (copies), and their size. */
     let pieces: Buffer[] = [];
     let piecesSize = 0;
@@ -93,36 +151,36 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
         if (carried === buffer.length) {
           piecesSize += carried;
           if (piecesSize > MAX_RECORDED_LINE_BYTES) overlong = true;
-          if (overlong || line < this.fromLine) pieces = [];
+          if (overlong) pieces = [];
           else pieces.push(Buffer.from(buffer));
           carried = 0;
         }
-        const read = await readInto(this.#fd, buffer, carried);
+        const read = await readInto(this.#fd, buffer, carried, position);
         if (read === 0) break;
+        position += read;
         this.bytesRead += read;
         const data = buffer.subarray(0, carried + read);
         const batch: SourceEntry<StreamEvent, number, MalformedLine>[] = [];
         let at = 0;
         for (let end = data.indexOf(NEWLINE, carried); end !== -1; end = data.indexOf(NEWLINE, at)) {
-          if (line >= this.fromLine) {
-            if (overlong || piecesSize + (end - at) > MAX_RECORDED_LINE_BYTES) batch.push(...overlongLine(line));
-            else {
-              const bytes =
-                pieces.length === 0 ? data.subarray(at, end) : Buffer.concat([...pieces, data.subarray(at, end)]);
-              batch.push(...entriesOf(bytes, line));
-            }
+          if (overlong || piecesSize + (end - at) > MAX_RECORDED_LINE_BYTES) batch.push(...overlongLine(line));
+          else {
+            const bytes =
+              pieces.length === 0 ? data.subarray(at, end) : Buffer.concat([...pieces, data.subarray(at, end)]);
+            batch.push(...entriesOf(bytes, line));
           }
           pieces = [];
           piecesSize = 0;
           overlong = false;
+          this.linesRead = line;
           line++;
           at = end + 1;
         }
         if (batch.length > 0) yield batch;
         // The batch is settled: the unfinished line moves to the buffer's start, over lines no longer needed (a line
-        // skipped by --from-line or already too long is not kept).
-        if (overlong || line < this.fromLine || piecesSize + (data.length - at) > MAX_RECORDED_LINE_BYTES) {
-          overlong = line >= this.fromLine;
+        // already too long is not kept).
+        if (overlong || piecesSize + (data.length - at) > MAX_RECORDED_LINE_BYTES) {
+          overlong = true;
           pieces = [];
           carried = 0;
         } else {
@@ -131,7 +189,8 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
         }
       }
       // A last line without its line break.
-      if (line >= this.fromLine && (overlong || piecesSize + carried > 0)) {
+      if (overlong || piecesSize + carried > 0) {
+        this.linesRead = line;
         yield overlong ? overlongLine(line) : entriesOf(Buffer.concat([...pieces, buffer.subarray(0, carried)]), line);
       }
     } catch (err) {
@@ -147,10 +206,10 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
   }
 }
 
-/** Reads into `buffer` from `at` to its end, at the file's current position: how many bytes came (0 at its end). */
-function readInto(fd: number, buffer: Buffer, at: number): Promise<number> {
+/** Reads into `buffer` from `at` to its end, the file's bytes from `position`: how many came (0 at its end). */
+function readInto(fd: number, buffer: Buffer, at: number, position: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    read(fd, buffer, at, buffer.length - at, null, (err, bytes) => (err ? reject(err) : resolve(bytes)));
+    read(fd, buffer, at, buffer.length - at, position, (err, bytes) => (err ? reject(err) : resolve(bytes)));
   });
 }
 
