@@ -1,4 +1,5 @@
 import { NetworkError } from '../errors.js';
+import { typeFilter } from '../events/pipeline/filters.js';
 import { resumeSince } from '../events/stream/resume-point.js';
 import { StreamEvent, subscribeEvents } from '../events/stream/subscription.js';
 import { clean, DATA_BUDGET, type Json, jsonBytes } from './results.js';
@@ -57,6 +58,7 @@ export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<
   const signal = AbortSignal.any([stop.signal, env.signal]);
   const deadline = env.clock.setTimeout(() => stop.abort(), req.waitMs);
   let quiet: ReturnType<ToolEnv['clock']['setTimeout']> | undefined;
+  const accepts = typeFilter(req.types, (event: StreamEvent) => event.type);
   const events: Json[] = [];
   const skipped: SkippedEvent[] = [];
   let bytes = 0;
@@ -78,6 +80,11 @@ export async function readEvents(req: ReadEventsRequest, env: ToolEnv): Promise<
     for await (const batch of batches) {
       for (const item of batch) {
         if (item instanceof StreamEvent) {
+          // The tail's own filter stage: an event of another type moves the position only.
+          if (accepts && !accepts(item)) {
+            if (item.offset !== undefined) cursor = item.offset;
+            continue;
+          }
           const event = clean(item.payload(), env.secrets);
           const size = jsonBytes(event) + 1;
           if (size > budget) {

@@ -20,18 +20,21 @@ export function parseDuration(text: string, what: string): number {
   return Math.round(ms);
 }
 
-/** A whole number within [min, max], or a usage error naming the option. */
+/**
+ * A whole number within [min, max], or a usage error naming the option. Without a max of its own, an option takes
+ * any whole number JavaScript holds exactly (up to 2^53 - 1): beyond, it says the number is too large.
+ */
 export function parseIntegerOption(text: string, option: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const bounded = max < Number.MAX_SAFE_INTEGER;
   if (!/^\d+$/.test(text.trim())) {
     throw new UsageError(
-      `${option} must be a whole number${max < Number.MAX_SAFE_INTEGER ? ` from ${min} to ${max}` : ` of at least ${min}`}, got '${text}'`,
+      `${option} must be a whole number${bounded ? ` from ${min} to ${max}` : ` of at least ${min}`}, got '${text}'`,
     );
   }
   const value = Number(text.trim());
+  if (value > max && !bounded) throw new UsageError(`${option} must be at most ${max}, got ${text.trim()}`);
   if (value < min || value > max) {
-    throw new UsageError(
-      `${option} must be ${max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : `at least ${min}`}, got ${text}`,
-    );
+    throw new UsageError(`${option} must be ${bounded ? `from ${min} to ${max}` : `at least ${min}`}, got ${text}`);
   }
   return value;
 }

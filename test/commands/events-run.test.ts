@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
 import { emulatorPerTest, type TestEmulator } from '../helpers/emulator.js';
-import { answerJson, CLIENT_ID, CLIENT_SECRET, hostileServerPerTest } from '../helpers/hostile-server.js';
+import {
+  answerJson,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  hostileServerPerTest,
+  sse,
+  sseMessage,
+} from '../helpers/hostile-server.js';
 import { loopbackPerTest } from '../helpers/loopback-server.js';
 import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
@@ -271,5 +278,43 @@ describe('a replay stopped by its dead-letter file', () => {
     expect(lines.at(-1)).toMatch(
       /^svcadm: cannot write to the dead-letter file .*EFBIG.*free space or fix the dead-letter file, then resume with the line above$/,
     );
+  });
+});
+
+describe('one filter stage for every source', () => {
+  /** A server that ignores `event_type`: it sends every type. */
+  const everyType = [
+    sseMessage('o1', 'user.created', '{"offset":"o1","event":{"id":"e1"}}'),
+    sseMessage('o2', 'user.deleted', '{"offset":"o2","event":{"id":"e2"}}'),
+    sseMessage('o3', 'user.created', '{"offset":"o3","event":{"id":"e3"}}'),
+    sseMessage('o4', 'user.deleted', '{"offset":"o4","event":{"id":"e4"}}'),
+  ];
+
+  it('--type shows only its types from one tenant and across tenants, though the service sends every type', async () => {
+    const server = await hostile({ api: sse(everyType, { keepOpen: true }) });
+    const env = server.env();
+    const file = join(env.SVCADM_CONFIG_DIR ?? '', 'cursor');
+    const lone = await runCli(
+      ['events', 'tail', '--type', 'user.created', '--cursor-file', file, '--max-events', '2'],
+      {
+        env,
+      },
+    );
+    expect(lone.code, lone.stderr).toBe(0);
+    expect(
+      lone.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).offset),
+    ).toEqual(['o1', 'o3']);
+
+    const dir = configWith({ one: hostileProfile(server.url), two: hostileProfile(server.url) });
+    const merged = await runCli(
+      ['--profiles', '*', 'events', 'tail', '--type', 'user.deleted', '--max-events', '2', '-o', 'ndjson'],
+      { env: { SVCADM_CONFIG_DIR: dir } },
+    );
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(offsets(merged.stdout, 'one')).toEqual(['o2', 'o4']);
+    expect(offsets(merged.stdout, 'two')).toEqual(['o2', 'o4']);
   });
 });

@@ -338,9 +338,9 @@ describe('events tail merged across tenants', () => {
     const events = lines.filter((l) => 'event' in l);
     expect(events.filter((l) => l.profile === 'gone').map((l) => l.event.offset)).toEqual(['c1']);
     expect(events.filter((l) => l.profile === 'ok').length).toBeGreaterThan(0);
-    // The last line on stdout: the down tenant's failure, after every event.
+    // The last line on stdout: the down tenant's failure, after every event, with the answer that kept it down.
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
-      '{"profile":"gone","error":{"status":null,"code":"network","message":"the event stream has been down since 2026-03-01T12:00:00Z: the service failed: Service unavailable","exit_code":7}}',
+      '{"profile":"gone","error":{"status":503,"code":"server_error","message":"the event stream has been down since 2026-03-01T12:00:00Z: the service failed: Service unavailable","exit_code":7}}',
     );
     const stderr = r.stderr.trimEnd().split('\n');
     expect(stderr).toHaveLength(1);

@@ -38,6 +38,15 @@ export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Pro
     },
     opts,
   );
+  // The run ended without a line to replay: `--from-line` one past the last line (where a resume line points once
+  // the last line was settled), or an empty file. Said, so that a wrong file or line is seen.
+  if (file.linesRead < opts.fromLine) {
+    inv.io.notice(
+      file.linesRead === 0
+        ? `svcadm: nothing to replay: ${name} is empty`
+        : `svcadm: nothing to replay: ${name} has ${file.linesRead} ${file.linesRead === 1 ? 'line' : 'lines'}, all before --from-line ${opts.fromLine}`,
+    );
+  }
 }
 
 /**

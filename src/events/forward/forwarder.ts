@@ -7,8 +7,9 @@ import type { Printer } from '../../io/printer.js';
 import { neutralize } from '../../text/sanitize.js';
 import { LF } from '../stream/byte-codes.js';
 import { SSE_MAX_EVENT_BYTES } from '../stream/sse-parser.js';
-import type { StreamEvent } from '../stream/subscription.js';
+import type { StreamEvent } from '../stream/stream-event.js';
 import { backoffMs, classOfStatus, type DeliveryClass } from './delivery-class.js';
+import { derivedKeyNotice, type EventKey, eventKey } from './idempotency-key.js';
 import type { Forwarding } from './options.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { FORWARD_SECRET_ENV, type ForwardTarget } from './target.js';
@@ -75,6 +76,8 @@ interface Prepared {
   readonly body: Buffer;
   readonly bytes: number;
   readonly name: EventName;
+  /** Its `Idempotency-Key` (`eventKey`). */
+  readonly key: EventKey;
   readonly headers: Record<string, string>;
   /** The first attempt's signature, and the second (Unix time) it was made for. */
   readonly signedAt: number | undefined;
@@ -96,7 +99,7 @@ export function eventName(event: ForwardedEvent, text?: string): EventName {
 
 /** `event evt_1 (user.created, offset 42)`, neutralised and cut for one line. */
 export function eventText(name: EventName): string {
-  const id = name.id === undefined ? 'without an id' : neutralize(name.id).slice(0, 64);
+  const id = name.id === undefined || name.id === '' ? 'without an id' : neutralize(name.id).slice(0, 64);
   const offset = name.offset === undefined ? '' : `, offset ${neutralize(name.offset).slice(0, 64)}`;
   return `event ${id} (${neutralize(name.type).slice(0, 64)}${offset})`;
 }
@@ -112,7 +115,8 @@ export function payloadOf(event: ForwardedEvent): Buffer {
 
 /**
  * Delivers events to the app of --forward-to, one at a time: a POST of the payload (the JSON the NDJSON output
- * prints) with its id as `Idempotency-Key`, its type, offset and attempt in headers, each attempt signed afresh.
+ * prints) with its key as `Idempotency-Key` (`eventKey`: its id, or a SHA-256), its type, offset and attempt in
+ * headers, each attempt signed afresh.
  * Each answer is taken by its class (`delivery-class.ts`); retries wait with full jitter on the injected clock, up to
  * --forward-attempts, each attempt bounded by --forward-timeout.
  */
@@ -148,6 +152,9 @@ export class EventForwarder {
 
   /** The event with the app is on its first attempt, not answered yet otherwise than with an acknowledgement. */
   #firstAttempt = false;
+
+  /** A key was derived (not the id as it is) already in this run: the notice that says so is given once. */
+  #keyDerived = false;
 
   /** Ends what was made ahead (the run is over). */
   close(): void {
@@ -194,15 +201,15 @@ export class EventForwarder {
     const body = payloadOf(event);
     const name = eventName(event, body.toString('utf8'));
     const bytes = body.length;
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (name.id !== undefined && HEADER_VALUE.test(name.id)) headers['idempotency-key'] = name.id;
+    const key = eventKey(name.id, body);
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': key.value };
     if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
     if (event.offset !== undefined && HEADER_VALUE.test(event.offset)) headers['svcadm-offset'] = event.offset;
     if (bytes > MAX_FORWARD_BYTES)
-      return { event, body, bytes, name, headers, signedAt: undefined, signature: undefined };
+      return { event, body, bytes, name, key, headers, signedAt: undefined, signature: undefined };
     const signedAt = Math.floor(this.clock.now() / 1000);
     const signature = signatureHeader(this.forwarding.target.secret, body, signedAt);
-    return { event, body, bytes, name, headers, signedAt, signature };
+    return { event, body, bytes, name, key, headers, signedAt, signature };
   }
 
   /**
@@ -226,6 +233,10 @@ export class EventForwarder {
       const error = `larger than ${MAX_FORWARD_BYTES / 1024 / 1024} MB, the app's limit: never sent`;
       trace?.(`forward: ${what()}: rejected, ${error}`);
       return { outcome: 'rejected', status: undefined, attempts: 0, error };
+    }
+    if (ready.key.from !== 'id' && !this.#keyDerived) {
+      this.#keyDerived = true;
+      this.notice(derivedKeyNotice(what(), ready.key));
     }
     // Each attempt is signed at its own second; one prepared ahead is used only when made in that same second.
     const sign = (attempt: number): string => {

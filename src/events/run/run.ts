@@ -16,10 +16,10 @@ import { typeFilter } from '../pipeline/filters.js';
 import { type ItemSource, Pipeline, type ShownItem, type SourceEntry, type SourceEvent } from '../pipeline/pipeline.js';
 import type { MalformedLine } from '../pipeline/recorded-file.js';
 import type { StreamNote, StreamStateNote } from '../pipeline/stream-notes.js';
-import type { Outage } from '../stream/stream-health.js';
+import { type Outage, outageError, outageText } from '../stream/stream-health.js';
 import type { StreamEvent } from '../stream/subscription.js';
 import { CursorFileWriter } from './cursor-file.js';
-import { outageError, outageText, skippedText, stopLine } from './ending.js';
+import { skippedText, stopLine } from './ending.js';
 import type { RunPositions } from './positions.js';
 import { RunStatus } from './status.js';
 import { RunStops } from './stops.js';
@@ -239,7 +239,7 @@ class EventsRun<E extends SourceEvent, P, R> {
         if (!this.#streams.anyDown) this.status.connected();
         return;
       case 'reconnecting':
-        this.#streams.failed(name, note.reason, this.inv.ctx.clock.now());
+        this.#streams.failed(name, note.reason, this.inv.ctx.clock.now(), note);
         this.status.reconnecting(note.attempt, note.waitMs, `${who}${note.reason}`);
         if (!this.stream.live) {
           const wait = (note.waitMs / 1000).toFixed(1);

@@ -1,4 +1,4 @@
-import { type Outage, StreamHealth } from '../stream/stream-health.js';
+import { type FailedAnswer, type Outage, StreamHealth } from '../stream/stream-health.js';
 
 /** How a stream of a run ended, when it did before the run. */
 type Ending = { readonly failed: unknown } | { readonly full: true } | { readonly ended: true };
@@ -23,9 +23,9 @@ export class RunStreams {
     this.#down.delete(name);
   }
 
-  /** A connection of `name` ended or an attempt failed, at `now`. */
-  failed(name: string, reason: string, now: number): void {
-    this.#health.get(name)?.failed(reason, now);
+  /** A connection of `name` ended or an attempt failed, at `now`; `answer`: the status and code it came with. */
+  failed(name: string, reason: string, now: number, answer?: FailedAnswer): void {
+    this.#health.get(name)?.failed(reason, now, answer);
     this.#down.add(name);
   }
 

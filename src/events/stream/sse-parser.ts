@@ -105,6 +105,8 @@ export class SseParser {
         }
       }
     }
+    // Nothing to read: a CR that ended the chunk before still waits for the LF that may start the next.
+    if (chunk.length === 0) return undefined;
     let start = 0;
     if (this.#afterCR && chunk[0] === LF) start = 1;
     this.#afterCR = false;
