@@ -14,6 +14,8 @@ import { runCli } from '../helpers/run-cli.js';
 
 const START = Date.UTC(2026, 2, 1, 12);
 const AT_START = '2026-03-01T12:00:00Z';
+/** A stream that reached no cursor resumes from its start taken 60 s early (docs/decisions/2026-11-28-resume-from-the-start.md). */
+const SLACK_BEFORE_START = '2026-03-01T11:59:00Z';
 const hostile = hostileServerPerTest();
 
 /** The answers that keep the stream down, and what the envelope says of each. */
@@ -97,7 +99,7 @@ describe('events tail whose stream is down: exit 7 with the last answer status a
         status: 429,
         code: 'rate_limited',
         message: `the event stream has been down since ${AT_START}, never connected: rate limited: slow down`,
-        hint: `resume with: svcadm --domain ${env.SVCADM_DOMAIN} -o json events tail --since ${AT_START}`,
+        hint: `resume with: svcadm --domain ${env.SVCADM_DOMAIN} -o json events tail --since ${SLACK_BEFORE_START}`,
         exit_code: 7,
       },
     });
