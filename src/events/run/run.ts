@@ -1,73 +1,23 @@
-import { timestampOf } from '../../api/timestamp.js';
 import type { Invocation } from '../../cli/invocation.js';
-import type { PasteHint } from '../../cli/paste.js';
-import { CliError, Interrupted, interruption, OutputError, UsageError } from '../../errors.js';
+import { CliError, Interrupted, UsageError } from '../../errors.js';
 import type { Progress } from '../../io/io-streams.js';
 import { RecordFile } from '../../io/record-file.js';
-import type { ItemStream, StreamFormats } from '../../io/stream-types.js';
-import { groupedCount } from '../../render/progress-text.js';
+import type { ItemStream } from '../../io/stream-types.js';
 import type { TailStatus } from '../../render/tail-view.js';
 import { neutralize } from '../../text/sanitize.js';
 import { DeliverySink, stopsBeforeEvent } from '../forward/delivery.js';
 import { announceForwarding } from '../forward/forwarder.js';
-import { type Forwarding, forwardingWords } from '../forward/options.js';
-import { summaryText, summaryValue } from '../forward/summary.js';
 import { typeFilter } from '../pipeline/filters.js';
 import { type ItemSource, Pipeline, type ShownItem, type SourceEntry, type SourceEvent } from '../pipeline/pipeline.js';
 import type { MalformedLine } from '../pipeline/recorded-file.js';
-import type { StreamNote, StreamStateNote } from '../pipeline/stream-notes.js';
-import { type Outage, outageError, outageText } from '../stream/stream-health.js';
-import type { StreamEvent } from '../stream/subscription.js';
+import type { StreamNote } from '../pipeline/stream-notes.js';
 import { CursorFileWriter } from './cursor-file.js';
-import { skippedText, stopLine } from './ending.js';
-import type { RunPositions } from './positions.js';
+import { RunEnding } from './ending.js';
+import type { EventsSource, RunNote, RunOptions } from './source.js';
 import { RunStatus } from './status.js';
 import { RunStops } from './stops.js';
 import { RunStreams } from './streams.js';
-import { type RunTenants, TenantFailures } from './tenant-failures.js';
-
-/** What a source says besides its events and positions: the run's one vocabulary of notes. */
-export type RunNote = StreamNote | StreamStateNote | MalformedLine;
-
-/**
- * What a command hands the run: its source and what only it knows. Everything else — the stops, the filter stage,
- * the sinks, the status, the notices, the summary, the resume line and the exit code — is the run's.
- */
-export interface EventsSource<E extends SourceEvent, P, R> {
-  /** The pipeline's source, made once the files the user named are open (a failure there sends nothing). */
-  open(): ItemSource<E, P, RunNote>;
-  /** The stream event an item carries: what is filtered, forwarded and recorded. */
-  eventOf(item: E): StreamEvent;
-  /** How its items are printed; `R`: what a line for people shows of one. */
-  readonly formats: StreamFormats<ShownItem<E>, TailStatus, R>;
-  readonly positions: RunPositions<P, E>;
-  /** The streams read: a tenant's profile each; '' for a lone tail; none for a recorded file. */
-  readonly streams: readonly string[];
-  /** Across tenants: how each tenant's failure is worded and reported. */
-  readonly tenants?: RunTenants | undefined;
-  /** The command in a resume line: `events tail`, `events replay <file>` (then the position, then `keep`). */
-  readonly command: readonly string[];
-  /** Words of the command that a resume line keeps after the position (`--strict`). */
-  readonly keep?: readonly string[] | undefined;
-  /** The pasteable line (with `--profiles` across tenants). */
-  readonly paste: PasteHint;
-  /** A recorded file: its name, and what was read of it for the progress line (`replaying f: 42% · 10 events`). */
-  readonly reading?: { readonly path: string; progress(count: number): string } | undefined;
-  /** Ends what the source opened (the tenants' services), once the run is over. */
-  close?(): void;
-}
-
-/** The options of every source. */
-export interface RunOptions {
-  readonly types: readonly string[];
-  readonly forward?: Forwarding | undefined;
-  readonly outputFile?: string | undefined;
-  readonly cursorFile?: string | undefined;
-  readonly maxEvents?: number | undefined;
-  readonly durationMs?: number | undefined;
-  /** A malformed line of a recorded file stops the run. */
-  readonly strict?: boolean | undefined;
-}
+import { TenantFailures } from './tenant-failures.js';
 
 /** The progress line of a recorded file is redrawn at most this often. */
 const PROGRESS_EVERY_MS = 250;
@@ -176,9 +126,20 @@ class EventsRun<E extends SourceEvent, P, R> {
     } finally {
       this.#stops.end();
       this.#progress?.done();
-      failure = await this.#close(failure);
     }
-    await this.#end(failure);
+    const ending = new RunEnding({
+      inv: this.inv,
+      source,
+      opts: this.opts,
+      pipeline,
+      stops: this.#stops,
+      streams: this.#streams,
+      failures: this.#failures,
+      delivery: sinks.delivery,
+      malformed: this.#malformed,
+    });
+    failure = await this.#close(failure, ending);
+    await ending.end(failure, this.#stoppedBy(failure));
   }
 
   #makePipeline(): Pipeline<E, P, RunNote> {
@@ -317,10 +278,10 @@ class EventsRun<E extends SourceEvent, P, R> {
   }
 
   /** The last status line, the cursor file's last write, and everything opened closed. */
-  async #close(failure: unknown): Promise<unknown> {
+  async #close(failure: unknown, ending: RunEnding<P>): Promise<unknown> {
     const { count, position } = this.#pipeline;
     const label = this.source.positions.label(position, undefined) ?? this.status.now.cursor;
-    this.stream.close(this.status.final(this.#reason(failure), count, label));
+    this.stream.close(this.status.final(ending.reason(failure), count, label));
     let first = failure;
     try {
       await this.sinks.cursorFile?.flush();
@@ -331,157 +292,5 @@ class EventsRun<E extends SourceEvent, P, R> {
     this.sinks.delivery?.close();
     this.source.close?.();
     return first;
-  }
-
-  /** Why the run stopped, for the last status line. */
-  #reason(failure: unknown): string | undefined {
-    const stops = this.#stops;
-    if (stops.quit) return 'q pressed';
-    if (stops.interrupted) return stops.signalWords;
-    if (failure !== undefined || this.#loneFailure() !== undefined || stops.failFast.signal.aborted) return 'failed';
-    if (this.#pipeline.full) return 'reached --max-events';
-    const outage = this.#loneOutage();
-    if (outage) return `down since ${timestampOf(outage.since)}`;
-    return stops.duration.signal.aborted ? 'reached --duration' : undefined;
-  }
-
-  /** How the run ended, in the words of its summary and its stop line. */
-  #how(stoppedBy: CliError | undefined): string {
-    const stops = this.#stops;
-    if (stops.interrupted) return stops.signalWords;
-    if (stoppedBy) return 'stopped';
-    if (stops.quit) return 'q pressed';
-    if (this.source.reading) return 'finished';
-    return this.#reason(undefined) ?? 'the stream ended';
-  }
-
-  /** A lone tail's failure: its one stream's (across tenants each tenant's is its own). */
-  #loneFailure(): unknown {
-    return this.#failures ? undefined : this.#streams.failure('');
-  }
-
-  /** The outage a lone tail ends in (the exit-7 rule), unless it reached --max-events. */
-  #loneOutage(): Outage | undefined {
-    if (this.#failures || this.#streams.names.length !== 1 || this.#pipeline.full) return undefined;
-    return this.#streams.outage('');
-  }
-
-  /** Says how the run ended, then ends it with its exit: 0, a signal's, a sink's, the stream's, or the tenants'. */
-  async #end(failure: unknown): Promise<void> {
-    const stoppedBy = this.#stoppedBy(failure);
-    if (failure !== undefined && stoppedBy === undefined && !(failure instanceof Interrupted)) {
-      // stdout broke, or what no source expects: said as it is, with where to resume when stdout broke.
-      if (failure instanceof OutputError) failure.addHint(`resume with: ${this.#resumeLine()}`);
-      throw failure;
-    }
-    const signalled = this.#stops.interrupted || failure instanceof Interrupted;
-    const quit = this.#stops.quit && stoppedBy === undefined;
-    this.#tell(signalled || stoppedBy !== undefined || quit, quit, stoppedBy);
-    if (signalled) throw interruption(this.inv.ctx.interrupt, true);
-    if (stoppedBy) throw stoppedBy;
-    if (this.#failures) return this.#endAcrossTenants(this.#failures, quit);
-    const lone = this.#loneFailure();
-    if (lone !== undefined) throw this.#worded(lone);
-    const outage = this.#loneOutage();
-    if (quit || outage === undefined) return;
-    // Ended by --duration (or the stream's own end) while down: not a success.
-    throw outageError(outage).addHint(`resume with: ${this.#resumeLine()}`);
-  }
-
-  /**
-   * The stop on stderr: with forwarding, the summary (counts per outcome and type; one JSON line for data); else, when
-   * stopped, how and after how many events (not for `q`, whose status line says it); then the line to resume with.
-   */
-  #tell(stopped: boolean, quit: boolean, stoppedBy: CliError | undefined): void {
-    const { count } = this.#pipeline;
-    const how = this.#how(stoppedBy);
-    const skipped = skippedText(this.#malformed);
-    const outage = this.#loneOutage();
-    const delivery = this.sinks.delivery;
-    if (delivery) {
-      const end = {
-        events: count,
-        how: skipped === undefined ? how : `${how} (${skipped})`,
-        retrying: delivery.retrying,
-        deadLetter: this.opts.forward?.deadLetter,
-        resume: stopped || outage !== undefined ? this.#resumeLine() : undefined,
-      };
-      this.inv.out.aside(summaryValue(delivery.counts, end), summaryText(delivery.counts, end), stopped);
-      return;
-    }
-    const stderr = this.inv.io.stderr;
-    if (stopped) {
-      const down = outage === undefined || stoppedBy ? undefined : outageText(outage);
-      if (!quit)
-        stderr.write(
-          `${stopLine(
-            how,
-            count,
-            [down, skipped].filter((x) => x !== undefined),
-          )}\n`,
-        );
-      stderr.write(`resume with: ${this.#resumeLine()}\n`);
-    } else if (skipped !== undefined) {
-      this.inv.io.notice(`svcadm: replayed ${groupedCount(count)} events (${skipped})`);
-    }
-  }
-
-  /**
-   * Across tenants: a tenant that ends while down fails (the exit-7 rule, for it alone); under --fail-fast the
-   * tenants cut short are reported as cancelled; the exit is the failures' (cli.md "Many tenants").
-   */
-  async #endAcrossTenants(failures: TenantFailures, quit: boolean): Promise<void> {
-    const failFast = this.#stops.failFast.signal;
-    if (failFast.aborted) {
-      failures.cancel(this.#streams.running, `stopped by --fail-fast: ${failFast.reason} failed`);
-    } else if (!quit) {
-      for (const name of this.#streams.names) {
-        const outage = this.#pipeline.fullStreams.has(name) ? undefined : this.#streams.outage(name);
-        if (outage) failures.fail(name, outageError(outage));
-      }
-    }
-    await failures.written();
-    const outcome = failures.outcome();
-    if (outcome) throw outcome.addHint(`resume with: ${this.#resumeLine()}`);
-  }
-
-  /** A lone tail's failure with what to do: start again from a time (a refused cursor), or resume. */
-  #worded(err: unknown): unknown {
-    if (!(err instanceof CliError)) return err;
-    if (err.reason === 'cursor_expired' || err.reason === 'invalid_cursor') {
-      const cursorFrom = this.source.positions.origin?.(this.#pipeline.position) ?? 'the start of the stream';
-      err.restart = { words: this.#restartWords(), cursorFrom };
-    } else if ((err.kind === 'network' || err.kind === 'rate_limited') && this.#streams.tried('')) {
-      // Given up (--max-reconnects): resume after the last batch written.
-      err.addHint(`resume with: ${this.#resumeLine()}`);
-    }
-    return err;
-  }
-
-  /** The pasteable command that resumes the run where it settled. */
-  #resumeLine(): string {
-    const { source } = this;
-    const at = source.positions.resumeWords(this.#pipeline.settledPosition);
-    const { types, forward, outputFile, cursorFile } = this.opts;
-    return source.paste([
-      ...source.command,
-      ...at,
-      ...(types.length > 0 ? ['--type', types.join(',')] : []),
-      ...(source.keep ?? []),
-      ...forwardingWords(forward),
-      ...(outputFile === undefined ? [] : ['--output-file', outputFile]),
-      ...(cursorFile === undefined ? [] : ['--cursor-file', cursorFile]),
-    ]);
-  }
-
-  /** The words a tail started again from a time keeps: where it keeps its cursor, what it shows and where it sends. */
-  #restartWords(): string[] {
-    const { types, forward, outputFile, cursorFile } = this.opts;
-    return [
-      ...(cursorFile === undefined ? [] : ['--cursor-file', cursorFile]),
-      ...(types.length > 0 ? ['--type', types.join(',')] : []),
-      ...forwardingWords(forward),
-      ...(outputFile === undefined ? [] : ['--output-file', outputFile]),
-    ];
   }
 }
