@@ -129,14 +129,8 @@ export class RunEnding<P> {
     const stderr = this.parts.inv.io.stderr;
     if (stopped) {
       const down = outage === undefined || stoppedBy ? undefined : outageText(outage);
-      if (!quit)
-        stderr.write(
-          `${stopLine(
-            how,
-            count,
-            [down, skipped].filter((x) => x !== undefined),
-          )}\n`,
-        );
+      const extras = [down, skipped].filter((extra) => extra !== undefined);
+      if (!quit) stderr.write(`${stopLine(how, count, extras)}\n`);
       stderr.write(`resume with: ${this.#resumeLine()}\n`);
     } else if (skipped !== undefined) {
       this.parts.inv.io.notice(`svcadm: replayed ${groupedCount(count)} events (${skipped})`);
