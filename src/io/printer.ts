@@ -15,7 +15,7 @@ import { streamViewKind } from './live-view-choice.js';
 import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
 import { statusLines } from './status-lines.js';
 import type { ItemStream, StreamFormats } from './stream-types.js';
-import { TenantOutput } from './tenant-output.js';
+import { type TenantError, TenantOutput } from './tenant-output.js';
 
 /** That a page printed is not the whole list, and how to get the rest. */
 export interface MoreResults {
@@ -410,6 +410,21 @@ export class Printer {
   /** JSON is coloured on a terminal only (never piped, even with FORCE_COLOR: it is read by programs there). */
   #paintJson(text: string): string {
     return this.#color && this.#tty ? colorJson(text) : text;
+  }
+
+  /**
+   * A tenant's failure while a stream merged across tenants runs (`events tail --profiles`), said as every command
+   * across tenants says one: a `{"profile","error"}` line among the items (ndjson), one JSON line on stderr when data
+   * was asked for, else `svcadm: <profile>: <message> — <hint>` on stderr. Resolves once it is written.
+   */
+  async streamFailure(profile: string, error: TenantError): Promise<void> {
+    if (this.#format === 'ndjson') return this.#io.write(jsonLine({ profile, error }));
+    if (asksForData({ format: this.#format, formatChosen: this.#formatChosen })) {
+      this.#io.stderr.write(`${JSON.stringify({ profile, error })}\n`);
+      return;
+    }
+    const hint = error.hint ? ` — ${neutralize(error.hint)}` : '';
+    this.#io.stderr.write(`svcadm: ${profile}: ${neutralize(error.message)}${hint}\n`);
   }
 
   /**

@@ -3,8 +3,6 @@ import { type InvocationMaker, type TenantRef, tenantFailure, tenantsOutcome } f
 import type { ErrorKind, TenantsFailed } from '../../errors.js';
 import { errorEnvelope } from '../../io/error-report.js';
 import { cancelledError, type TenantError } from '../../io/tenant-output.js';
-import { jsonLine } from '../../render/json.js';
-import { neutralize } from '../../text/sanitize.js';
 
 /** The tenants of a run across several: each one's invocation words its failure as the CLI would for it alone. */
 export interface RunTenants {
@@ -21,9 +19,8 @@ interface Failure {
 }
 
 /**
- * The failed tenants of a run across several, each reported when it fails as every command across tenants reports
- * one: a `{"profile","error"}` line among the items (ndjson), one JSON line on stderr when data was asked for, else
- * `svcadm: <profile>: <message>` on stderr; and the exit they make together.
+ * The failed tenants of a run across several, each reported when it fails (`Printer.streamFailure`), the tenants a
+ * `--fail-fast` stop cut short, and the exit they make together.
  */
 export class TenantFailures {
   readonly #failures: Failure[] = [];
@@ -72,16 +69,6 @@ export class TenantFailures {
   }
 
   #report(profile: string, error: TenantError): void {
-    const { inv } = this;
-    const { format, formatChosen } = inv.globals;
-    if (format === 'ndjson') {
-      this.#written.push(inv.io.write(jsonLine({ profile, error })).catch(() => {}));
-    } else if (formatChosen && format !== 'table' && format !== 'wide') {
-      inv.io.stderr.write(`${JSON.stringify({ profile, error })}\n`);
-    } else {
-      inv.io.stderr.write(
-        `svcadm: ${profile}: ${neutralize(error.message)}${error.hint ? ` — ${neutralize(error.hint)}` : ''}\n`,
-      );
-    }
+    this.#written.push(this.inv.out.streamFailure(profile, error).catch(() => {}));
   }
 }
