@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { json, refusedPort, startLoopback } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { configWithProfiles, type ProfileSpec, runCli } from '../helpers/run-cli.js';
 
 /**
  * Several tenants at once (cli.md "Many tenants"). One emulator per tenant, each on its own port: each has its own
@@ -24,19 +24,6 @@ afterAll(async () => {
 beforeEach(async () => {
   await Promise.all(emus.map((emu) => emu.reset()));
 });
-
-interface ProfileSpec {
-  domain: string;
-  clientId: string;
-  clientSecret: string;
-}
-
-/** A config folder holding these profiles (secrets in the 0600 file). */
-function configWith(profiles: Record<string, ProfileSpec>): string {
-  const dir = tempConfigDir();
-  writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-  return dir;
-}
 
 const admin = (emu: TestEmulator): ProfileSpec => ({ domain: emu.url, ...emu.admin });
 const readOnly = (emu: TestEmulator): ProfileSpec => ({ domain: emu.url, ...emu.readOnly });
@@ -82,7 +69,7 @@ describe('choosing the tenants', () => {
       "svcadm: --profiles does not apply to 'svcadm auth token': it runs against one tenant — name one tenant with -p <profile>\n",
     ],
   ])('%j: exit 2, one line, nothing sent', async (words, stderr) => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const command = words.includes('api') || words.includes('auth') ? [] : ['policies', 'list'];
     const r = await runCli([...words, ...command], { env: { SVCADM_CONFIG_DIR: dir } });
     expect(r).toEqual({ code: 2, stdout: '', stderr });
@@ -91,7 +78,7 @@ describe('choosing the tenants', () => {
   });
 
   it('SVCADM_PROFILES stands in for --profiles; with -p it is exit 2, and a command of one tenant refuses it', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const env = { SVCADM_CONFIG_DIR: dir, SVCADM_PROFILES: 'prod' };
     const r = await runCli(['policies', 'get', POLICY, '-o', 'json'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -114,7 +101,7 @@ describe('choosing the tenants', () => {
   });
 
   it('each profile is a unit: the credential variables of the shell are ignored, said once', async () => {
-    const dir = configWith({ dev: readOnly(a), prod: readOnly(b) });
+    const dir = configWithProfiles({ dev: readOnly(a), prod: readOnly(b) });
     const r = await runCli(['--profiles', 'dev,prod', 'policies', 'get', POLICY, '-o', 'json'], {
       env: { SVCADM_CONFIG_DIR: dir, ...c.env, SVCADM_PROFILE: 'dev' },
     });
@@ -128,7 +115,7 @@ describe('choosing the tenants', () => {
   });
 
   it('matched profiles run in name order, each once, whatever order the patterns name them in', async () => {
-    const dir = configWith({ 'prod-us': admin(c), 'prod-eu': admin(b), dev: admin(a) });
+    const dir = configWithProfiles({ 'prod-us': admin(c), 'prod-eu': admin(b), dev: admin(a) });
     const r = await runCli(['--profiles', 'prod-*,dev,prod-eu', 'policies', 'get', POLICY, '-o', 'json'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
@@ -143,7 +130,7 @@ describe('choosing the tenants', () => {
 
 describe('outputs', () => {
   it('table: a leading PROFILE column, rows grouped by profile in profile order', async () => {
-    const dir = configWith({ prod: admin(b), dev: admin(a) });
+    const dir = configWithProfiles({ prod: admin(b), dev: admin(a) });
     const r = await runCli(['--profiles', '*', 'policies', 'list', '--take', '2', '-o', 'table'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
@@ -165,7 +152,7 @@ describe('outputs', () => {
   });
 
   it('table: a single resource shows its profile first', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const r = await runCli(['--profiles', '*', 'policies', 'get', POLICY, '-o', 'table'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
@@ -177,7 +164,7 @@ describe('outputs', () => {
   });
 
   it('json: one array in profile order; each result is exactly what the command prints for that tenant alone', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const env = { SVCADM_CONFIG_DIR: dir };
     const r = await runCli(['--profiles', '*', 'users', 'find', '--email', 'alice@example.com', '-o', 'json'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -195,7 +182,7 @@ describe('outputs', () => {
   });
 
   it('yaml: the same array', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const r = await runCli(['--profiles', '*', 'policies', 'get', POLICY, '--query', 'id', '-o', 'yaml'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
@@ -207,7 +194,7 @@ describe('outputs', () => {
   });
 
   it('ndjson: one {"profile","item"} line per item, each tenant in its own order', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const r = await runCli(['--profiles', '*', 'policies', 'list', '--all', '-o', 'ndjson', '--query', 'id'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
@@ -238,7 +225,7 @@ describe('every read runs across tenants, each result what the command prints al
     [['connections', 'list', '--all']],
     [['api', '/rate-limit-policies/rlp_lxp8z12v65g6ivg32rm1u2']],
   ])('%j', async (words) => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const env = { SVCADM_CONFIG_DIR: dir };
     const command = words.map((w) => (w === 'USER' ? a.fixtures.userId : w));
     const r = await runCli(['--profiles', '*', ...command, '-o', 'json'], { env });
@@ -252,7 +239,7 @@ describe('every read runs across tenants, each result what the command prints al
   });
 
   it('auth status: each tenant its own client and scopes', async () => {
-    const dir = configWith({ dev: admin(a), ro: readOnly(b) });
+    const dir = configWithProfiles({ dev: admin(a), ro: readOnly(b) });
     const r = await runCli(['--profiles', '*', 'auth', 'status', '-o', 'json'], { env: { SVCADM_CONFIG_DIR: dir } });
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as Array<{ profile: string; result: Record<string, unknown> }>;
@@ -281,7 +268,7 @@ describe('tenants that fail differently in one run', () => {
   async function mixedTenants() {
     await limited.reset();
     const down = await refusedPort();
-    const dir = configWith({
+    const dir = configWithProfiles({
       ok: admin(a),
       unauthorized: { ...admin(b), clientSecret: 'not-the-secret' },
       forbidden: readOnly(c),
@@ -374,7 +361,7 @@ describe('tenants that fail differently in one run', () => {
   });
 
   it('every tenant failed alike: their common code, not 9', async () => {
-    const dir = configWith({
+    const dir = configWithProfiles({
       dev: { ...admin(a), clientSecret: 'nope' },
       prod: { ...admin(b), clientSecret: 'nope' },
     });
@@ -386,7 +373,7 @@ describe('tenants that fail differently in one run', () => {
   });
 
   it('--fail-fast: the first failure stops the others; those not run are named', async () => {
-    const dir = configWith({ a: { ...admin(a), clientSecret: 'nope' }, b: admin(b), c: admin(c) });
+    const dir = configWithProfiles({ a: { ...admin(a), clientSecret: 'nope' }, b: admin(b), c: admin(c) });
     const r = await runCli(
       ['--profiles', '*', '--parallel', '1', '--fail-fast', 'policies', 'get', POLICY, '-o', 'json'],
       {
@@ -403,7 +390,7 @@ describe('tenants that fail differently in one run', () => {
   });
 
   it('without --fail-fast a failure stops nothing', async () => {
-    const dir = configWith({ a: { ...admin(a), clientSecret: 'nope' }, b: admin(b), c: admin(c) });
+    const dir = configWithProfiles({ a: { ...admin(a), clientSecret: 'nope' }, b: admin(b), c: admin(c) });
     const r = await runCli(['--profiles', '*', '--parallel', '1', 'policies', 'get', POLICY, '--query', 'id'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
@@ -414,7 +401,7 @@ describe('tenants that fail differently in one run', () => {
 
 describe('running', () => {
   it('each tenant has its own token and token cache entry: a second run asks no token service again', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const env = { SVCADM_CONFIG_DIR: dir };
     expect((await runCli(['--profiles', '*', 'policies', 'get', POLICY], { env })).code).toBe(0);
     expect([await tokenRequests(a), await tokenRequests(b)]).toEqual([1, 1]);
@@ -436,7 +423,7 @@ describe('running', () => {
     process.on('warning', onWarning);
     try {
       const r = await runCli(['--profiles', '*', '--parallel', '20', 'policies', 'get', POLICY, '--query', 'id'], {
-        env: { SVCADM_CONFIG_DIR: configWith(profiles) },
+        env: { SVCADM_CONFIG_DIR: configWithProfiles(profiles) },
       });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toHaveLength(20);
@@ -473,7 +460,7 @@ describe('running', () => {
         ]),
       );
       const r = await runCli(['--profiles', '*', '--parallel', '2', 'policies', 'get', 'rlp_1', '--query', 'id'], {
-        env: { SVCADM_CONFIG_DIR: configWith(profiles) },
+        env: { SVCADM_CONFIG_DIR: configWithProfiles(profiles) },
       });
       expect(r.code, r.stderr).toBe(0);
       expect(tokensWhenTwoHeld).toBe(2);
@@ -500,7 +487,7 @@ describe('connections delete-user across tenants', () => {
   }
 
   it('off a terminal it needs --yes, and in agent mode even on one: exit 2, nothing sent', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     expect(await runCli(['--profiles', '*', ...deleteWords(a)], { env: { SVCADM_CONFIG_DIR: dir } })).toEqual({
       code: 2,
       stdout: '',
@@ -517,7 +504,7 @@ describe('connections delete-user across tenants', () => {
   });
 
   it('on a terminal the question lists every tenant, profile and domain; no is nothing sent', async () => {
-    const dir = configWith({ dev: admin(a), 'prod-eu': admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), 'prod-eu': admin(b) });
     const r = await runCli(['--profiles', '*', ...deleteWords(a), '-o', 'table'], {
       env: { SVCADM_CONFIG_DIR: dir },
       tty: { stdin: true, stdout: true, stderr: true },
@@ -534,7 +521,7 @@ describe('connections delete-user across tenants', () => {
   });
 
   it('yes: one DELETE to each tenant, each outcome reported in profile order', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const r = await runCli(['--profiles', '*', ...deleteWords(a, '--correlation-id', 'job-7'), '-o', 'table'], {
       env: { SVCADM_CONFIG_DIR: dir },
       tty: { stdin: true, stdout: true, stderr: true },
@@ -551,7 +538,7 @@ describe('connections delete-user across tenants', () => {
   });
 
   it('--dry-run on a terminal: asks nothing, sends no DELETE, each preview under its profile in profile order', async () => {
-    const dir = configWith({ dev: admin(a), 'prod-eu': admin(b), 'prod-us': readOnly(c) });
+    const dir = configWithProfiles({ dev: admin(a), 'prod-eu': admin(b), 'prod-us': readOnly(c) });
     const r = await runCli(['--profiles', '*', ...deleteWords(a, '--dry-run'), '-o', 'table'], {
       env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' },
       tty: { stdin: true, stdout: true, stderr: true },
@@ -570,7 +557,7 @@ describe('connections delete-user across tenants', () => {
   });
 
   it('--dry-run off a terminal needs no --yes: json, one preview per tenant in profile order, no DELETE sent', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const r = await runCli(['--profiles', '*', ...deleteWords(a, '--dry-run'), '-o', 'json'], {
       env: { SVCADM_CONFIG_DIR: dir },
     });
@@ -591,7 +578,7 @@ describe('connections delete-user across tenants', () => {
   });
 
   it('--dry-run -o ndjson: a {"profile","item"} preview per tenant, a tenant that refuses the read its error line, exit 9', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     await b.failNext({
       path: '/connections',
       status: 403,
@@ -617,7 +604,7 @@ describe('connections delete-user across tenants', () => {
   });
 
   it('a tenant that drops the connection after the DELETE was sent: its outcome is unknown, with its correlation id', async () => {
-    const dir = configWith({ dev: admin(a), prod: admin(b) });
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     await b.failNext({ path: '/connections', method: 'DELETE', kind: 'reset' });
     const r = await runCli(
       ['--profiles', '*', '--max-retries', '0', ...deleteWords(a, '--yes', '--correlation-id', 'job-8')],

@@ -14,7 +14,7 @@ import {
   sseMessage,
 } from '../helpers/hostile-server.js';
 import { loopbackPerTest } from '../helpers/loopback-server.js';
-import { BIN, runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { BIN, configWithProfiles, type ProfileSpec, runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 // One run for every source of the events pipeline (cli.md "Round 5 additions", "Events, one run"): where each
 // tenant resumes, the cursor file's forms, --fail-fast across tenants, and what a replay must never do.
@@ -28,14 +28,12 @@ const START = Date.parse('2026-03-01T12:00:00Z');
 const SLACK_BEFORE_START = '2026-03-01T11:59:00Z';
 const quiet = { eventRate: 0, heartbeatMs: 0 };
 
-type Profile = { domain: string; clientId: string; clientSecret: string };
-function configWith(profiles: Record<string, Profile>): string {
-  const dir = tempConfigDir();
-  writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-  return dir;
-}
-const admin = (emu: TestEmulator): Profile => ({ domain: emu.url, ...emu.admin });
-const hostileProfile = (url: string): Profile => ({ domain: url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+const admin = (emu: TestEmulator): ProfileSpec => ({ domain: emu.url, ...emu.admin });
+const hostileProfile = (url: string): ProfileSpec => ({
+  domain: url,
+  clientId: CLIENT_ID,
+  clientSecret: CLIENT_SECRET,
+});
 const offsets = (stdout: string, profile: string) =>
   stdout
     .trim()
@@ -48,7 +46,7 @@ describe('where a tail resumes: every tenant, from its last position or from its
   it('a tenant that never connected is resumed from the start, in the resume line and the cursor file', async () => {
     const ok = await emulator({ events: 25, ...quiet });
     const down = await hostile({ api: answerJson(503, { message: 'Service unavailable' }) });
-    const dir = configWith({ ok: admin(ok), down: hostileProfile(down.url) });
+    const dir = configWithProfiles({ ok: admin(ok), down: hostileProfile(down.url) });
     const file = join(dir, 'cursors.json');
     const words = ['--profiles', '*', 'events', 'tail', '--cursor-file', file, '-o', 'ndjson', '-q'];
     const r = await runCli([...words, '--duration', '5s'], {
@@ -92,7 +90,7 @@ describe('where a tail resumes: every tenant, from its last position or from its
 
   it('--from names some tenants and --since the rest; the resume line pastes back', async () => {
     const [a, b] = [await emulator({ events: 30, ...quiet }), await emulator({ events: 30, ...quiet })];
-    const env = { SVCADM_CONFIG_DIR: configWith({ a: admin(a!), b: admin(b!) }) };
+    const env = { SVCADM_CONFIG_DIR: configWithProfiles({ a: admin(a!), b: admin(b!) }) };
     const first = await runCli(['-p', 'a', 'events', 'tail', '--since', '7d', '--max-events', '3', '-o', 'ndjson'], {
       env,
     });
@@ -110,7 +108,7 @@ describe('where a tail resumes: every tenant, from its last position or from its
 
   it('a tail across tenants rewrites its own tenants in a shared cursor file and keeps the others', async () => {
     const dev = await emulator({ events: 25, ...quiet });
-    const dir = configWith({ dev: admin(dev) });
+    const dir = configWithProfiles({ dev: admin(dev) });
     const file = join(dir, 'cursors.json');
     writeFileSync(file, '{"cursors":{"staging":"c-staging","dev":"c-old"},"since":{"qa":"2026-01-01T00:00:00Z"}}\n', {
       mode: 0o600,
@@ -129,7 +127,7 @@ describe('where a tail resumes: every tenant, from its last position or from its
 
   it("profile names that are an object's own words (toString, constructor) are tenants like any other", async () => {
     const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
-    const dir = configWith({ toString: admin(a!), constructor: admin(b!) });
+    const dir = configWithProfiles({ toString: admin(a!), constructor: admin(b!) });
     const file = join(dir, 'cursors.json');
     const r = await runCli(
       [
@@ -164,7 +162,9 @@ describe('--fail-fast across tenants', () => {
   it('the first tenant whose subscription fails stops the others, each reported as cancelled; its code is the exit', async () => {
     const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
     const refused = await hostile({ api: answerJson(403, { message: 'Insufficient scope', errorCode: 'forbidden' }) });
-    const env = { SVCADM_CONFIG_DIR: configWith({ a: admin(a!), b: admin(b!), bad: hostileProfile(refused.url) }) };
+    const env = {
+      SVCADM_CONFIG_DIR: configWithProfiles({ a: admin(a!), b: admin(b!), bad: hostileProfile(refused.url) }),
+    };
     const r = await runCli(['--profiles', '*', '--fail-fast', 'events', 'tail', '--duration', '30s', '-o', 'ndjson'], {
       env,
       clock: new VirtualClock(START),
@@ -308,7 +308,7 @@ describe('one filter stage for every source', () => {
         .map((l) => JSON.parse(l).offset),
     ).toEqual(['o1', 'o3']);
 
-    const dir = configWith({ one: hostileProfile(server.url), two: hostileProfile(server.url) });
+    const dir = configWithProfiles({ one: hostileProfile(server.url), two: hostileProfile(server.url) });
     const merged = await runCli(
       ['--profiles', '*', 'events', 'tail', '--type', 'user.deleted', '--max-events', '2', '-o', 'ndjson'],
       { env: { SVCADM_CONFIG_DIR: dir } },

@@ -17,17 +17,11 @@ import {
   sseMessage,
 } from '../helpers/hostile-server.js';
 import { refusedPort } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { configWithProfiles, runCli } from '../helpers/run-cli.js';
 
 /** `events tail --profiles …` (cli.md "Many tenants"): one emulator per tenant, each on its own port. */
 const emulator = emulatorPerTest();
 const hostile = hostileServerPerTest();
-
-function configWith(profiles: Record<string, { domain: string; clientId: string; clientSecret: string }>): string {
-  const dir = tempConfigDir();
-  writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-  return dir;
-}
 
 const admin = (emu: TestEmulator) => ({ domain: emu.url, ...emu.admin });
 const quiet = { eventRate: 0, heartbeatMs: 0 };
@@ -52,7 +46,7 @@ function parsed(stdout: string): Array<{ profile: string; event: { offset: strin
 describe('events tail merged across tenants', () => {
   it('one {"profile","event"} line per event, each tenant its usual lines in its order', async () => {
     const [a, b] = [await emulator({ events: 30, ...quiet }), await emulator({ events: 30, ...quiet })];
-    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), prod: admin(b!) }) };
+    const env = { SVCADM_CONFIG_DIR: configWithProfiles({ dev: admin(a!), prod: admin(b!) }) };
     const r = await runCli(
       ['--profiles', '*', 'events', 'tail', '--since', '7d', '--max-events', '5', '-o', 'ndjson'],
       {
@@ -72,7 +66,7 @@ describe('events tail merged across tenants', () => {
 
   it('thousands of events from each tenant: every line intact (lines are reused only once written)', async () => {
     const [a, b] = [await emulator({ events: 3000, ...quiet }), await emulator({ events: 3000, ...quiet })];
-    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), prod: admin(b!) }) };
+    const env = { SVCADM_CONFIG_DIR: configWithProfiles({ dev: admin(a!), prod: admin(b!) }) };
     const words = ['events', 'tail', '--since', '7d', '--max-events', '3000', '-o', 'ndjson'];
     const r = await runCli(['--profiles', '*', ...words], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -85,7 +79,7 @@ describe('events tail merged across tenants', () => {
 
   it('a PROFILE column in the human view', async () => {
     const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
-    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), 'prod-eu': admin(b!) }), NO_COLOR: '1' };
+    const env = { SVCADM_CONFIG_DIR: configWithProfiles({ dev: admin(a!), 'prod-eu': admin(b!) }), NO_COLOR: '1' };
     const r = await runCli(['--profiles', '*', 'events', 'tail', '--since', '7d', '--max-events', '2', '-o', 'wide'], {
       env,
     });
@@ -100,7 +94,7 @@ describe('events tail merged across tenants', () => {
     const rot = await emulator({ events: 100, ...quiet });
     const down = await refusedPort();
     const env = {
-      SVCADM_CONFIG_DIR: configWith({
+      SVCADM_CONFIG_DIR: configWithProfiles({
         rot: admin(rot),
         gone: { domain: `http://127.0.0.1:${down}`, clientId: 'x', clientSecret: 'y' },
       }),
@@ -152,7 +146,7 @@ describe('events tail merged across tenants', () => {
 
   it('Ctrl-C: one resume line restarting every tenant where it stopped; --cursor-file holds a cursor per profile', async () => {
     const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
-    const dir = configWith({ dev: admin(a!), prod: admin(b!) });
+    const dir = configWithProfiles({ dev: admin(a!), prod: admin(b!) });
     const file = join(dir, 'cursors.json');
     const env = { SVCADM_CONFIG_DIR: dir };
     const stop = new AbortController();
@@ -197,7 +191,7 @@ describe('events tail merged across tenants', () => {
 
   it('without a cursor file the resume line names a cursor per profile, and pastes back', async () => {
     const [a, b] = [await emulator({ events: 25, ...quiet }), await emulator({ events: 25, ...quiet })];
-    const env = { SVCADM_CONFIG_DIR: configWith({ dev: admin(a!), prod: admin(b!) }) };
+    const env = { SVCADM_CONFIG_DIR: configWithProfiles({ dev: admin(a!), prod: admin(b!) }) };
     const stop = new AbortController();
     let seen = 0;
     const r = await runCli(['--profiles', '*', 'events', 'tail', '--since', '7d', '-o', 'ndjson'], {
@@ -228,7 +222,7 @@ describe('events tail merged across tenants', () => {
 
   it('refuses what runs against one tenant, and a cursor file of the other kind: exit 2, nothing sent', async () => {
     const a = await emulator({ events: 25, ...quiet });
-    const dir = configWith({ dev: admin(a) });
+    const dir = configWithProfiles({ dev: admin(a) });
     const env = { SVCADM_CONFIG_DIR: dir };
     const single = join(dir, 'single.cursor');
     writeFileSync(single, 'ZXYxOjA6MzI6MTR5bGd6dg\n', { mode: 0o600 });
@@ -318,7 +312,7 @@ describe('events tail merged across tenants', () => {
     };
     const gone = await hostile({ api: [sse([sseMessage('c1', 'user.created', eventData('c1', 'e1'))]), later] });
     const env = {
-      SVCADM_CONFIG_DIR: configWith({
+      SVCADM_CONFIG_DIR: configWithProfiles({
         ok: admin(ok),
         gone: { domain: gone.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
       }),

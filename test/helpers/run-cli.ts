@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -36,6 +36,20 @@ export interface RunOptions {
 
 export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'svcadm-test-'));
+}
+
+/** A profile as the profile store holds it (its secret in the 0600 file). */
+export interface ProfileSpec {
+  domain: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A new config folder holding these profiles: for runs across tenants (`--profiles`). */
+export function configWithProfiles(profiles: Record<string, ProfileSpec>): string {
+  const dir = tempConfigDir();
+  writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ profiles }), { mode: 0o600 });
+  return dir;
 }
 
 /** svcadm's environment for a tenant at `domain` reached with a given access token, in a new empty config folder. */
