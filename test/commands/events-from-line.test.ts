@@ -95,6 +95,19 @@ describe('events replay --from-line past the end of the file', () => {
     }
   });
 
+  it('a stop while the file is read up to --from-line ends the replay there: exit 130, nothing sent', async () => {
+    const file = recorded(20_000);
+    const receiver = await app();
+    const stop = new AbortController();
+    stop.abort();
+    const r = await runCli(['events', 'replay', file, '--from-line', '20005', '--forward-to', receiver.hook], {
+      env: ENV,
+      interrupt: stop.signal,
+    });
+    expect(r).toEqual({ code: 130, stdout: '', stderr: 'svcadm: interrupted\n' });
+    expect(receiver.requests).toEqual([]);
+  });
+
   it('says so when there is nothing to replay: every line is before --from-line, or the file is empty', async () => {
     const twelve = recorded(12);
     const empty = recorded(0);

@@ -14,7 +14,7 @@ import type { ReplayOptions } from './options.js';
  * and forwarding as the tail; the position is the line to resume from (`--from-line`).
  */
 export async function runEventsReplay(inv: Invocation, opts: ReplayOptions): Promise<void> {
-  const file = RecordedFile.open(opts.file, opts.fromLine);
+  const file = await RecordedFile.open(opts.file, opts.fromLine, inv.ctx.interrupt);
   refuseItsOwnOutput(inv, file, opts);
   const name = neutralize(opts.file);
   await runEvents(

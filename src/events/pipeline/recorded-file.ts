@@ -1,6 +1,6 @@
-import { closeSync, fstatSync, read, readSync } from 'node:fs';
+import { closeSync, fstatSync, read } from 'node:fs';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../api/json-answer.js';
-import { UsageError } from '../../errors.js';
+import { CliError, interruption, UsageError } from '../../errors.js';
 import { neutralize } from '../../text/sanitize.js';
 import { openRegularFile } from '../../util/regular-file.js';
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../stream/byte-codes.js';
@@ -65,8 +65,12 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
     ({ size: this.size, dev: this.dev, ino: this.ino } = fstatSync(fd));
   }
 
-  /** Opens the file before anything is sent: a missing or unreadable file, or one that is not regular, is exit 2. */
-  static open(path: string, fromLine = 1): RecordedFile {
+  /**
+   * Opens the file before anything is sent: a missing or unreadable file, or one that is not regular, is exit 2; so is
+   * a `fromLine` past the line after the last (the lines before it are counted as the file is read up to it, a
+   * chunk at a time: a stop meanwhile ends there).
+   */
+  static async open(path: string, fromLine: number, signal: AbortSignal): Promise<RecordedFile> {
     let fd: number | undefined;
     try {
       fd = openRegularFile(path, { follow: true, what: 'the recorded file' });
@@ -78,10 +82,10 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
       throw new UsageError(`cannot read ${neutralize(path)}: no such file`, undefined, 'file_unreadable');
     const file = new RecordedFile(fd, path, fromLine);
     try {
-      file.#seek();
+      await file.#seek(signal);
     } catch (err) {
       closeSync(fd);
-      if (err instanceof UsageError) throw err;
+      if (err instanceof CliError) throw err;
       throw new UsageError(`cannot read ${neutralize(path)}: ${(err as Error).message}`, undefined, 'file_unreadable');
     }
     return file;
@@ -92,7 +96,7 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
    * line after the last is a usage error (exit 2), never a run that says nothing
    * (docs/decisions/2026-11-28-from-line-past-the-end.md).
    */
-  #seek(): void {
+  async #seek(signal: AbortSignal): Promise<void> {
     const before = this.fromLine - 1;
     if (before <= 0) return;
     const buffer = Buffer.allocUnsafeSlow(READ_BYTES);
@@ -100,7 +104,10 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
     let lines = 0;
     /** Where the line after the last line break starts. */
     let lineStart = 0;
-    for (let read = readSync(this.#fd, buffer, 0, READ_BYTES, 0); read > 0; ) {
+    for (;;) {
+      if (signal.aborted) throw interruption(signal);
+      const read = await readInto(this.#fd, buffer, 0, position);
+      if (read === 0) break;
       const data = buffer.subarray(0, read);
       for (let at = data.indexOf(NEWLINE); at !== -1; at = data.indexOf(NEWLINE, at + 1)) {
         lines++;
@@ -111,7 +118,6 @@ export class RecordedFile implements ItemSource<StreamEvent, number, MalformedLi
         }
       }
       position += read;
-      read = readSync(this.#fd, buffer, 0, READ_BYTES, position);
     }
     // The end came first: a last line without its line break counts too.
     const total = lines + (position > lineStart ? 1 : 0);

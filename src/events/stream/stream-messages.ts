@@ -12,8 +12,8 @@ const ROTATION = 'connection_timeout';
 /**
  * The event stream's messages as svcadm reads them, one at a time, with no socket, clock or I/O: where the position
  * moves (an offset adopted only when it is a cursor, never back to one already passed, a replay dropped), a rotation,
- * the stream's errors (fatal or a reason to reconnect), the warnings said once, and the events to show (the type
- * filter applied). The reconnect loop (`subscribeEvents`) feeds it each connection's messages and takes what they
+ * the stream's errors (fatal or a reason to reconnect), the warnings said once, and the events (what is shown of
+ * them is the pipeline's filter stage). The reconnect loop (`subscribeEvents`) feeds it each connection's messages and takes what they
  * produced; it is told when a new connection starts.
  */
 export class StreamInterpreter {

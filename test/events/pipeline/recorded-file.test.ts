@@ -9,7 +9,7 @@ import { tempConfigDir } from '../../helpers/run-cli.js';
 async function read(text: string, fromLine = 1) {
   const file = join(tempConfigDir(), 'recorded.ndjson');
   writeFileSync(file, text);
-  const source = RecordedFile.open(file, fromLine);
+  const source = await RecordedFile.open(file, fromLine, new AbortController().signal);
   const atOpen = source.linesRead;
   const entries: unknown[] = [];
   for await (const batch of source.batches(new AbortController().signal)) {
@@ -44,13 +44,14 @@ describe('RecordedFile: the lines a file has (linesRead)', () => {
     expect(await read('', 1)).toMatchObject({ atOpen: 0, linesRead: 0, entries: [] });
   });
 
-  it('refuses a --from-line past the line after the last at open: a UsageError with the count', () => {
+  it('refuses a --from-line past the line after the last at open: a UsageError with the count', async () => {
     const file = join(tempConfigDir(), 'recorded.ndjson');
     writeFileSync(file, `${event(1)}\n${'x'.repeat(200 * 1024)}\n${event(3)}`);
-    expect(() => RecordedFile.open(file, 5)).toThrow(
+    const running = new AbortController().signal;
+    await expect(RecordedFile.open(file, 5, running)).rejects.toThrow(
       new UsageError(`--from-line 5 is past the end of ${file}: it has 3 lines`),
     );
-    expect(RecordedFile.open(file, 4).linesRead).toBe(3);
+    expect((await RecordedFile.open(file, 4, running)).linesRead).toBe(3);
   });
 
   it('starts at the line asked for, after lines longer than a read', async () => {
