@@ -15,7 +15,7 @@ import { streamViewKind } from './live-view-choice.js';
 import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
 import { statusLines } from './status-lines.js';
 import type { ItemStream, StreamFormats } from './stream-types.js';
-import { type TenantError, TenantOutput } from './tenant-output.js';
+import { type TenantError, TenantOutput, tenantFailureLine } from './tenant-output.js';
 
 /** That a page printed is not the whole list, and how to get the rest. */
 export interface MoreResults {
@@ -423,8 +423,7 @@ export class Printer {
       this.#io.stderr.write(`${JSON.stringify({ profile, error })}\n`);
       return;
     }
-    const hint = error.hint ? ` — ${neutralize(error.hint)}` : '';
-    this.#io.stderr.write(`svcadm: ${profile}: ${neutralize(error.message)}${hint}\n`);
+    this.#io.stderr.write(tenantFailureLine(profile, error));
   }
 
   /**

@@ -40,6 +40,12 @@ export type TenantEntry =
   | { readonly profile: string; readonly domain: string | null; readonly result: readonly string[] }
   | { readonly profile: string; readonly domain: string | null; readonly error: TenantError };
 
+/** A tenant's failure for people, on stderr: `svcadm: <profile>: <message> — <hint>`. */
+export function tenantFailureLine(profile: string, error: TenantError): string {
+  const hint = error.hint ? ` — ${neutralize(error.hint)}` : '';
+  return `svcadm: ${profile}: ${neutralize(error.message)}${hint}\n`;
+}
+
 /** Splits what is written into whole lines and hands each on: a tenant's lines never interleave with another's. */
 class LineWriter extends Writable {
   #partial = '';
@@ -193,8 +199,7 @@ export class TenantOutput {
       this.#entries.set(profile, { profile, domain: domain ?? null, error });
       return;
     }
-    const hint = error.hint ? ` — ${neutralize(error.hint)}` : '';
-    this.#io.stderr.write(`svcadm: ${profile}: ${neutralize(error.message)}${hint}\n`);
+    this.#io.stderr.write(tenantFailureLine(profile, error));
   }
 
   /** The tables of the tenants that succeeded, in profile order, and the text they printed beside tables. */
