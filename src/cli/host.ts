@@ -65,8 +65,10 @@ export class GroupActions<M> {
     across?: AcrossTenants<M, O>,
   ): (...raw: unknown[]) => Promise<void> {
     return this.host.action<Args, Opts>(async (inv, args, opts, command) => {
-      const options = parse(args, opts, inv, command);
       const selected = inv.globals.tenants;
+      // A command that takes --profiles uses SVCADM_PROFILES, and refuses one it cannot use.
+      if (across !== undefined && selected?.refused !== undefined) throw selected.refused;
+      const options = parse(args, opts, inv, command);
       const servesItself = across?.self === true;
       const refusal =
         selected === undefined ? undefined : across ? across.refuse?.(options) : 'runs against one tenant';
