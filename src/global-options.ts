@@ -39,6 +39,12 @@ export interface TenantPatterns {
   readonly patterns: string;
   /** Where they came from: the flag is refused by commands that run against one tenant; the variable too, once they reach for one. */
   readonly source: 'flag' | 'environment';
+  /**
+   * Why the variable cannot be used (patterns it cannot parse, or -p or a credential flag beside it): thrown only by
+   * a command that uses it (one that takes `--profiles`, or reaches for a tenant); one that talks to no tenant
+   * ignores it (docs/decisions/2026-11-28-profiles-variable-where-used.md). Never set for the flag, refused at once.
+   */
+  readonly refused?: UsageError;
 }
 
 export const PROFILES_VARIABLE = 'SVCADM_PROFILES';
@@ -271,8 +277,9 @@ const ONE_TENANT_FLAGS: ReadonlyArray<readonly [keyof CredentialFlags, string]> 
 
 /**
  * `--profiles`, else `SVCADM_PROFILES`: each profile is taken as a unit, so neither goes with `-p` or a credential
- * flag (exit 2, nothing sent). An empty pattern is refused here; whether any profile matches is known when the
- * command runs (the store is read then).
+ * flag (exit 2, nothing sent). An empty pattern is refused here for the flag; for the variable, which a shell may
+ * hold for other commands, the refusal is kept for the commands that use it (`refused`). Whether any profile
+ * matches is known when the command runs (the store is read then).
  */
 function tenantPatternsOf(raw: RawGlobalOptions, env: Env): TenantPatterns | undefined {
   const fromEnv = env[PROFILES_VARIABLE];
@@ -283,16 +290,29 @@ function tenantPatternsOf(raw: RawGlobalOptions, env: Env): TenantPatterns | und
         ? { patterns: fromEnv, source: 'environment' }
         : undefined;
   if (given === undefined) return undefined;
+  const refused = refusalOf(raw, given);
+  if (refused === undefined) return Object.freeze(given);
+  if (given.source === 'flag') throw refused;
+  return Object.freeze({ ...given, refused });
+}
+
+/** Why `given` cannot be used: a one-tenant flag beside it, or patterns that do not parse. */
+function refusalOf(raw: RawGlobalOptions, given: TenantPatterns): UsageError | undefined {
   const named = given.source === 'flag' ? '--profiles' : PROFILES_VARIABLE;
   const clash = ONE_TENANT_FLAGS.find(([field]) => raw[field] !== undefined);
   if (clash) {
-    throw new UsageError(
+    return new UsageError(
       `${named} cannot be combined with ${clash[1]}: each profile is taken as a unit`,
       given.source === 'flag'
         ? `drop ${clash[1]}, or run one tenant with -p <name>`
         : `unset ${PROFILES_VARIABLE} to run one tenant`,
     );
   }
-  parseProfilePatterns(given.patterns);
-  return Object.freeze(given);
+  try {
+    parseProfilePatterns(given.patterns, named);
+  } catch (err) {
+    if (err instanceof UsageError) return err;
+    throw err;
+  }
+  return undefined;
 }

@@ -4,6 +4,7 @@ import { endsQuietly, Interrupted, type StopSignal } from './errors.js';
 import { errorViewOf, type Globals, type RawGlobalOptions } from './global-options.js';
 import { reportFailure } from './io/error-report.js';
 import { outputFailure } from './io/io-streams.js';
+import { outputGrace, withinGrace } from './io/output-grace.js';
 import { Redactor, redactingStream } from './io/redaction.js';
 import { buildProgram } from './program.js';
 
@@ -87,9 +88,29 @@ export async function main(argv: readonly string[]): Promise<number> {
   });
   // Other write failures are read from the stream (`errored`) and become exit 74; unheard, they would crash.
   process.stderr.on('error', () => {});
+  const ctx = processContext(interrupt.signal);
   try {
-    return await run(argv, processContext(interrupt.signal));
+    const code = await run(argv, ctx);
+    if (interrupt.signal.aborted) await exitAfterStop(code, outputGrace(interrupt.signal, ctx.clock));
+    return code;
   } finally {
     for (const [signal, handler] of handlers) process.off(signal, handler);
   }
+}
+
+/**
+ * After a stop signal, the run has said how it stopped: its last lines are given until the grace ends to reach
+ * stdout and stderr, then the process exits. Node would otherwise stay for as long as a write waits on a reader that
+ * reads nothing (stderr may be that same pipe).
+ */
+async function exitAfterStop(code: number, grace: AbortSignal): Promise<never> {
+  await withinGrace(Promise.all([drained(process.stdout), drained(process.stderr)]), grace).catch(() => {});
+  process.exit(code);
+}
+
+/** Resolves once everything written to `stream` has been handed to the system, or it can take no more. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed || stream.errored) return Promise.resolve();
+  // An empty write's callback comes after those of the writes before it.
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }

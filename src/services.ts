@@ -84,6 +84,7 @@ export class Services {
       const across = this.#globals.tenants;
       if (across !== undefined && this.tenant === undefined) {
         // The command runs against one tenant: which one is not for svcadm to guess.
+        if (across.refused !== undefined) throw across.refused;
         throw new UsageError(
           `${across.source === 'flag' ? '--profiles' : PROFILES_VARIABLE} is set, and this command runs against one tenant`,
           across.source === 'flag' ? 'name one with -p <profile>' : `unset ${PROFILES_VARIABLE}, or name one with -p`,

@@ -203,6 +203,7 @@ export class ClientCredentialsTokens implements TokenSource {
       // Scrubbed before the service's text is cut to length, which could leave most of an assertion.
       const err = tokenErrorFrom(
         assertion === undefined ? res : { ...res, body: withoutAssertion(res.body, assertion) },
+        tokenUrl,
         audience,
       );
       throw this.auth.credential.kind === 'assertion' ? aboutTime(err, res, this.http.settings.clock.now()) : err;

@@ -81,12 +81,13 @@ function answerText(res: ErrorAnswer, parsed: ParsedErrorBody): string {
 
 /**
  * The one place an HTTP error answer becomes an error with a message and a kind. `meaning` lets an endpoint word an
- * answer it knows better (the event stream's 410), from the service's own text.
+ * answer it knows better (the event stream's 410), from the service's own text; `failed` opens the message of a 5xx.
  */
 export function apiErrorFrom(
   res: ErrorAnswer,
   what: string,
   meaning?: (answer: { status: number; code: string | undefined; text: string }) => EndpointMeaning | undefined,
+  failed = 'the service failed',
 ): ApiError {
   const parsed = parseErrorBody(res.body);
   const { code } = parsed;
@@ -99,7 +100,7 @@ export function apiErrorFrom(
     : '';
   const tooLong = refusedWait(res, (wait) => `; the service asks to wait ${wait}`);
   if (tooLong && (res.status === 429 || res.status >= 500)) {
-    const start = res.status === 429 ? 'rate limited' : 'the service failed';
+    const start = res.status === 429 ? 'rate limited' : failed;
     return new ApiError(res.status, `${start}: ${text}${tooLong.text}`, {
       ...base,
       reason: tooLong.reason,
@@ -121,7 +122,7 @@ export function apiErrorFrom(
     case res.status === 429:
       return new ApiError(429, `rate limited: ${text}${retries}`, { ...base, reason: 'rate_limited' });
     case res.status >= 500:
-      return new ApiError(res.status, `the service failed: ${text}${retries}`, base);
+      return new ApiError(res.status, `${failed}: ${text}${retries}`, base);
     default:
       return new ApiError(res.status, `the service rejected the request: ${text}`, {
         ...base,
@@ -138,9 +139,10 @@ const AUDIENCE_REFUSED =
 
 /**
  * Errors of the token service: refused credentials are an authentication failure whatever the status; a refusal
- * of the `audience` asked for is said to be about it.
+ * of the `audience` asked for is said to be about it; a failure (5xx) names the token request and `tokenUrl`, as the
+ * interface was never reached.
  */
-export function tokenErrorFrom(res: ErrorAnswer, audience?: string): Error {
+export function tokenErrorFrom(res: ErrorAnswer, tokenUrl: string, audience?: string): Error {
   if (res.status >= 400 && res.status < 500 && res.status !== 429) {
     const parsed = parseErrorBody(res.body);
     const text = answerText(res, parsed);
@@ -163,5 +165,5 @@ export function tokenErrorFrom(res: ErrorAnswer, audience?: string): Error {
       subject: tooLong.subject,
     });
   }
-  return apiErrorFrom(res, 'token service');
+  return apiErrorFrom(res, 'token service', undefined, `the token request to ${neutralize(tokenUrl)} failed`);
 }

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Globals } from '../global-options.js';
 import { IOStreams } from '../io/io-streams.js';
+import { outputGrace } from '../io/output-grace.js';
 import { Printer } from '../io/printer.js';
 import type { Redactor } from '../io/redaction.js';
 import type { TableSpec } from '../render/table-model.js';
@@ -65,8 +66,10 @@ export class GroupActions<M> {
     across?: AcrossTenants<M, O>,
   ): (...raw: unknown[]) => Promise<void> {
     return this.host.action<Args, Opts>(async (inv, args, opts, command) => {
-      const options = parse(args, opts, inv, command);
       const selected = inv.globals.tenants;
+      // A command that takes --profiles uses SVCADM_PROFILES, and refuses one it cannot use.
+      if (across !== undefined && selected?.refused !== undefined) throw selected.refused;
+      const options = parse(args, opts, inv, command);
       const servesItself = across?.self === true;
       const refusal =
         selected === undefined ? undefined : across ? across.refuse?.(options) : 'runs against one tenant';
@@ -129,7 +132,7 @@ export class Host {
    * `collect` takes its tables (they are merged with the others').
    */
   invocation(ctx: Context, globals: Globals, tenant?: string, collect?: (spec: TableSpec) => void): Invocation {
-    const io = new IOStreams(ctx.io, globals, ctx.env);
+    const io = new IOStreams(ctx.io, globals, ctx.env, outputGrace(ctx.interrupt, ctx.clock));
     const services = new Services(ctx, globals, io, this.secrets, tenant);
     // Pinned when a line is made, by then the credentials (and the profile they came from) are known.
     const paste: PasteHint = (words) => pasteHint(pinnedOptions(globals, ctx.env, services.profileUsed()))(words);

@@ -21,12 +21,15 @@ export function selectProfiles(patternList: string, names: readonly string[]): s
   return selected;
 }
 
-/** The comma-separated patterns, trimmed; an empty list or an empty pattern is a usage error. */
-export function parseProfilePatterns(patternList: string): string[] {
+/**
+ * The comma-separated patterns, trimmed; an empty list or an empty pattern is a usage error, which names where the
+ * list came from (`--profiles` or `SVCADM_PROFILES`).
+ */
+export function parseProfilePatterns(patternList: string, named = '--profiles'): string[] {
   const patterns = patternList.split(',').map((p) => p.trim());
   if (patterns.some((p) => p === '')) {
     throw new UsageError(
-      `--profiles needs profile names or patterns separated by commas, got '${neutralize(patternList)}'`,
+      `${named} needs profile names or patterns separated by commas, got '${neutralize(patternList)}'`,
     );
   }
   for (const p of patterns) {

@@ -1,9 +1,10 @@
 import { fstatSync } from 'node:fs';
 import type { Env, InStream, Io, OutStream } from '../context.js';
-import { OutputError } from '../errors.js';
+import { Interrupted, OutputError } from '../errors.js';
 import type { Globals } from '../global-options.js';
 import { neutralize } from '../text/sanitize.js';
 import { FdWriter, readiesForFdWriter } from './fd-writer.js';
+import { withinGrace } from './output-grace.js';
 
 const WRITE_ERRORS: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on device',
@@ -111,13 +112,16 @@ export class IOStreams {
   readonly #env: Env;
   /** Set by the first stream write: null where stdout cannot be written beside (see FdWriter). */
   #fdWriter: FdWriter | null | undefined;
+  /** Aborts a while after a stop signal: a wait on stdout then gives up (see outputGrace). */
+  readonly #grace: AbortSignal | undefined;
 
-  constructor(io: Io, globals: Globals, env: Env) {
+  constructor(io: Io, globals: Globals, env: Env, grace?: AbortSignal) {
     this.stdout = io.stdout;
     this.stderr = io.stderr;
     this.#io = io;
     this.#globals = globals;
     this.#env = env;
+    this.#grace = grace;
   }
 
   /**
@@ -150,15 +154,19 @@ export class IOStreams {
 
   /**
    * Writes data to stdout, waiting when the reader is slow (or more than `queueBytes` wait); a failed write is an
-   * OutputError (exit 74).
+   * OutputError (exit 74). After a stop signal the wait is bounded: a reader that reads nothing is given up on, with
+   * the signal's Interrupted.
    */
   async write(text: string | Uint8Array, queueBytes = 0): Promise<void> {
     // A stream's writes (queueBytes) go beside the work where they can, and then every later write too, in order.
     const writer = queueBytes > 0 ? this.#streamWriter() : this.#fdWriter;
     try {
-      if (writer) await writer.write(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, queueBytes);
-      else await writeOut(this.stdout, text, queueBytes);
+      const wait = writer
+        ? writer.write(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, queueBytes)
+        : writeOut(this.stdout, text, queueBytes);
+      if (wait) await withinGrace(wait, this.#grace);
     } catch (err) {
+      if (err instanceof Interrupted) throw err;
       throw outputError('stdout', err);
     }
   }
@@ -167,7 +175,9 @@ export class IOStreams {
     if (this.#fdWriter === undefined) {
       const out = this.stdout;
       // A failed write fails the stream as its own write would: `errored`, and its 'error' (EPIPE ends quietly).
-      this.#fdWriter = readiesForFdWriter(out) ? new FdWriter(1, streamSettled(out), (err) => out.destroy(err)) : null;
+      this.#fdWriter = readiesForFdWriter(out)
+        ? new FdWriter(1, out, streamSettled(out), (err) => out.destroy(err))
+        : null;
     }
     return this.#fdWriter ?? undefined;
   }
@@ -178,7 +188,8 @@ export class IOStreams {
    */
   settled(): Promise<void> {
     const done = this.#fdWriter ? this.#fdWriter.settled() : streamSettled(this.stdout);
-    return done.catch((err: unknown) => {
+    return withinGrace(done, this.#grace).catch((err: unknown) => {
+      if (err instanceof Interrupted) throw err;
       throw outputError('stdout', err);
     });
   }

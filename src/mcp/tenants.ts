@@ -1,6 +1,6 @@
 import type { Invocation } from '../cli/host.js';
 import { announceIgnoredVariables } from '../cli/tenants.js';
-import { profileMatches, selectProfiles } from '../config/profile-patterns.js';
+import { selectProfiles } from '../config/profile-patterns.js';
 import { profileNamed, readProfiles } from '../config/profile-store.js';
 import { UsageError } from '../errors.js';
 import { Services } from '../services.js';
@@ -17,7 +17,7 @@ export interface Tenant {
  * The tenants this server serves. Without `--profiles` (the global option, or `SVCADM_PROFILES`): the invocation's
  * own (-p, the environment, the current profile), as every command. With it: each matched profile taken as a unit, as `-p` takes one (environment
  * credentials ignored), its services built on first use; a call names one with `profile`, and a profile outside
- * the patterns is refused.
+ * the set matched at start (one added since included) is refused.
  */
 export class Tenants {
   private readonly byProfile = new Map<string, Tenant>();
@@ -27,7 +27,7 @@ export class Tenants {
 
   constructor(
     private readonly inv: Invocation,
-    private readonly patterns: string | undefined,
+    patterns: string | undefined,
   ) {
     if (patterns === undefined) {
       // A missing or broken configuration ends here, with the CLI's message and exit code, before a client waits.
@@ -51,7 +51,6 @@ export class Tenants {
   /** The tenant of a call: `profile` as the call gave it. */
   tenant(profile: string | undefined): Tenant {
     if (this.own !== undefined) return this.own;
-    const patterns = this.patterns ?? '';
     const served = this.profiles ?? [];
     if (profile === undefined) {
       if (served.length === 1 && served[0] !== undefined) return this.tenant(served[0]);
@@ -60,7 +59,8 @@ export class Tenants {
         `give profile, one of: ${served.join(', ')} (list_profiles names their domains)`,
       );
     }
-    if (!profileMatches(patterns, profile) || !this.names().includes(profile)) {
+    // The set resolved at start, and only it: a matching profile added since is not served (cli.md, round 5).
+    if (!served.includes(profile) || !this.names().includes(profile)) {
       throw new UsageError(
         `profile '${neutralize(profile)}' is not one this server serves`,
         `the profiles are: ${served.join(', ')}`,

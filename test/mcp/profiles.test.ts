@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type TestEmulator, withFileEmulator } from '../helpers/emulator.js';
@@ -75,6 +75,25 @@ describe('svcadm mcp --profiles', () => {
       },
     });
     expect(preview.isError).toBeUndefined();
+  });
+
+  it('serves the set resolved at start: a matching profile added later is refused, and list_profiles never names it', async () => {
+    const s = await session(['--profiles', 'prod-*']);
+    const store = JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8')) as { profiles: Record<string, unknown> };
+    store.profiles['prod-ap'] = store.profiles['prod-eu'];
+    writeFileSync(join(dir, 'profiles.json'), JSON.stringify(store), { mode: 0o600 });
+    await emu.clearRequests();
+    const later = await s.client.callTool({ name: 'list_connections', arguments: { profile: 'prod-ap', take: 1 } });
+    expect(later.isError).toBe(true);
+    expect(line(later)).toBe("profile 'prod-ap' is not one this server serves — the profiles are: prod-eu, prod-us");
+    expect((await emu.requests()).requests).toEqual([]);
+    const listed = await s.client.callTool({ name: 'list_profiles', arguments: {} });
+    expect(listed.structuredContent).toEqual({
+      profiles: [
+        { profile: 'prod-eu', domain: emu.url },
+        { profile: 'prod-us', domain: emu.url },
+      ],
+    });
   });
 
   it.each([

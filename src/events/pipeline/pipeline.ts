@@ -281,15 +281,25 @@ export class Pipeline<E extends SourceEvent, P, N extends { readonly kind: strin
 
   /**
    * After a stop (a signal, an app that gave up): what was handed over is written and settled. Past a failed output
-   * file nothing more is shown, and the position goes back to where the file ends.
+   * file nothing more is shown, and the position goes back to where the file ends; so it does when stdout cannot
+   * take what waits (a reader that reads nothing, given up on after a signal): what was shown is what settled.
    */
   async finishAfterStop(): Promise<void> {
     if (this.recordFailure !== undefined) {
       await this.settle(0).catch(() => {});
-      this.position = this.settledPosition;
-      this.count = this.settledCount;
+      this.#backToSettled();
       return;
     }
-    await this.flush(true);
+    try {
+      await this.flush(true);
+    } catch (err) {
+      this.#backToSettled();
+      throw err;
+    }
+  }
+
+  #backToSettled(): void {
+    this.position = this.settledPosition;
+    this.count = this.settledCount;
   }
 }
