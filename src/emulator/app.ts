@@ -202,7 +202,7 @@ async function dispatch(
     return sendJson(
       res,
       404,
-      serviceError(404, 'The control API is off: start the emulator with --control', CONTROL_OFF),
+      serviceError(404, 'The control API is off: restart the emulator without --no-control', CONTROL_OFF),
     );
   }
   if (path === '/oauth/token' || path === '/oauth/token/') return tokenRequest(state, req, res, path);
