@@ -80,8 +80,7 @@ export async function previewUserDeletion(
 
 /**
  * The words of a lookup before a delete, one line each (without line breaks), in the order to print them: the dry
- * run prints them, the question comes after them, the tool's dry_run answers them. Nothing to add to the question
- * when the address was found as written (its question names it already).
+ * run prints them, the tool's dry_run answers them, and the question comes after them (`beforeQuestion`).
  */
 export function previewLines(lookup: DeleteLookup, email: string, connectionId: string): string[] {
   if ('refused' in lookup) return [capitalized(refusedLookup(lookup.refused, email, connectionId))];
@@ -95,6 +94,14 @@ export function previewLines(lookup: DeleteLookup, email: string, connectionId: 
     `No user has the e-mail ${neutralize(email)} as written; the service may match it as ${neutralize(email.toLowerCase())}`,
     ...(preview.may_delete ?? []).map((u) => user('May delete', u)),
   ];
+}
+
+/** What the question is preceded by: the preview's lines, but nothing for an address found as written. */
+export function beforeQuestion(lookup: DeleteLookup, email: string, connectionId: string): string {
+  if ('found' in lookup && lookup.found.users.length > 0) return '';
+  return previewLines(lookup, email, connectionId)
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
 /** The outcome a preview reports: `would_delete` for users found as written, `may_delete` for lower-case ones. */

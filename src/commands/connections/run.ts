@@ -1,4 +1,10 @@
-import { lookUpUserDeletion, previewLines, previewOutcome, previewUserDeletion } from '../../api/delete-preview.js';
+import {
+  beforeQuestion,
+  lookUpUserDeletion,
+  previewLines,
+  previewOutcome,
+  previewUserDeletion,
+} from '../../api/delete-preview.js';
 import { type DeleteUserResult, deleteConnectionUser, isUserNotFound, listConnections } from '../../api/endpoints.js';
 import { connectionPages } from '../../api/pagers.js';
 import { confirm, mustAsk } from '../../cli/confirm.js';
@@ -65,12 +71,7 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
   if (ask) {
     // The question says what a dry run would: who the delete may remove, or what could not be looked up.
     const lookup = await lookUpUserDeletion(inv.services.api(), opts.connectionId, opts.email, connectionsHint(inv));
-    const found = 'found' in lookup && lookup.found.users.length > 0;
-    const before = found
-      ? ''
-      : previewLines(lookup, opts.email, opts.connectionId)
-          .map((line) => `${line}\n`)
-          .join('');
+    const before = beforeQuestion(lookup, opts.email, opts.connectionId);
     const question = `${before}Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
     await confirm(inv, question, 'not confirmed: nothing was deleted');
   }
