@@ -33,10 +33,15 @@ function svcadm(args, input, keys = false) {
     });
     if (input) child.stdin.end(input);
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`svcadm ${shown} exited ${code}`))));
+    // Ctrl-C ends the live view (exit 130) as q does: the demo goes on to its end.
+    const ends = keys ? [0, 130] : [0];
+    child.on('exit', (code) => (ends.includes(code) ? resolve() : reject(new Error(`svcadm ${shown} exited ${code}`))));
   });
 }
 
+// The ending is printed once the emulator has stopped and the profile store is gone: it says so, and it is true then.
+let liveView = false;
+let failure;
 try {
   console.log(`Local tenant emulator at ${emu.url} (profile store in ${configDir})`);
   await svcadm(
@@ -54,13 +59,21 @@ try {
   await svcadm(['events', 'tail', '--type', 'user.created', '--since', '7d', '--max-events', '5']);
   if (process.stdin.isTTY && process.stdout.isTTY) {
     console.log('\nThe live view takes keys: p pause, / filter, t type, i inspect (Esc back), q quit; 60 s at most.');
+    liveView = true;
     await svcadm(['events', 'tail', '--since', '1h', '--duration', '60s'], undefined, true);
   }
-  console.log('\nDone. Try it yourself: npx svcadm emulator (or npm link, then svcadm emulator)');
 } catch (err) {
-  console.error(`demo failed: ${err.message}`);
-  process.exitCode = 1;
+  failure = err;
 } finally {
   await emu.close();
   rmSync(configDir, { recursive: true, force: true });
+}
+if (failure) {
+  console.error(`demo failed: ${failure.message}`);
+  process.exitCode = 1;
+} else {
+  // The live view's last line is how to resume it, with the demo's profile on the demo's emulator: both are gone.
+  console.log("\nDone: the demo's emulator has stopped and its profile is removed.");
+  if (liveView) console.log('The resume line above named them: it no longer works.');
+  console.log('Try it yourself: npx svcadm emulator (or npm link, then svcadm emulator)');
 }

@@ -131,7 +131,7 @@ const LOCAL_ERROR_CODES: Readonly<Record<LocalErrorCode, string>> = {
     "the OS keyring that holds (or is to hold) a profile's secret is locked, did not answer in time, or cannot be reached",
   output_failed: 'stdout or stderr could not be written',
   not_an_emulator: 'the active tenant is not a local emulator (emulator trigger, fault, reset); nothing was sent',
-  control_disabled: 'the emulator was started without --control: its control API is off',
+  control_disabled: 'the emulator was started with --no-control: its control API is off',
   tenants_failed: 'a run across several tenants (--profiles) where tenants failed; each is named with its own code',
   cancelled:
     'a tenant of a run across several stopped before it finished (--fail-fast): an entry of its own, never the exit code',

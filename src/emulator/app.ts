@@ -26,7 +26,7 @@ import { Random } from './random.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RequestLog } from './request-log.js';
 import { ALL_SCOPES, READ_SCOPES } from './scopes.js';
-import { type EmulatorFixtures, makeSeedData } from './seed-data.js';
+import { type EmulatorFixtures, eventSubjects, makeSeedData } from './seed-data.js';
 import type { EmulatorSettings, EmulatorState } from './state.js';
 import { answerTokenRequest } from './token-endpoint.js';
 import { type EmulatorClient, TokenService } from './tokens.js';
@@ -77,16 +77,18 @@ export function createApp(opts: ResolvedOptions, { origin, listen, signer, now, 
     eventsFeature: opts.eventsFeature,
   };
   const initialSettings = { ...settings };
+  const data = makeSeedData(opts);
   const factory = new EventFactory(
     opts.seed,
     tenantDomain,
     `emulator-${new Random(opts.seed, 10).id(8)}`,
     `est_${new Random(opts.seed, 11).id(16)}`,
+    eventSubjects(data),
   );
   const state: EmulatorState = {
     origin,
     features: { directoryProvisioning: opts.directoryProvisioning, rateLimitPolicies: opts.rateLimitPolicies },
-    data: makeSeedData(opts),
+    data,
     settings,
     tokens: new TokenService(
       origin,
@@ -200,7 +202,7 @@ async function dispatch(
     return sendJson(
       res,
       404,
-      serviceError(404, 'The control API is off: start the emulator with --control', CONTROL_OFF),
+      serviceError(404, 'The control API is off: restart the emulator without --no-control', CONTROL_OFF),
     );
   }
   if (path === '/oauth/token' || path === '/oauth/token/') return tokenRequest(state, req, res, path);

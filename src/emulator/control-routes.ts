@@ -1,6 +1,7 @@
 /**
- * The control API under `/__emulator/` of an emulator started with `--control`, as documented (`svcadm emulator
- * --help`, the README): one entry per route. Pure data, so that help can show it without loading the emulator.
+ * The control API under `/__emulator/` of an emulator with it on (on loopback unless `--no-control`, elsewhere with
+ * `--control`), as documented (`svcadm emulator --help`, the README): one entry per route. Pure data, so that help
+ * can show it without loading the emulator.
  */
 export interface ControlRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -15,7 +16,7 @@ export interface ControlRoute {
 
 export const CONTROL_PREFIX = '/__emulator';
 
-/** The `errorCode` of the 404 an emulator started without `--control` answers under `/__emulator`. */
+/** The `errorCode` of the 404 an emulator with its control API off answers under `/__emulator`. */
 export const CONTROL_OFF = 'control_disabled';
 
 export const CONTROL_ROUTES: readonly ControlRoute[] = [

@@ -19,3 +19,11 @@ export function envLines(shell: EnvShell, vars: Readonly<Record<string, string>>
     )
     .join('');
 }
+
+/**
+ * The read-only client as variables beside the admin's `SVCADM_CLIENT_*`: the banner's "read-only client", the start
+ * line's `readOnly`. A read-only run takes them as its own: `SVCADM_CLIENT_ID=$SVCADM_READ_ONLY_CLIENT_ID …`.
+ */
+export function readOnlyVariables(client: { clientId: string; clientSecret: string }): Record<string, string> {
+  return { SVCADM_READ_ONLY_CLIENT_ID: client.clientId, SVCADM_READ_ONLY_CLIENT_SECRET: client.clientSecret };
+}

@@ -1,7 +1,7 @@
 import { EVENT_TYPES, type EventType } from '../domain/event-types.js';
 import { makeConnectionObject } from './connection-object.js';
 import { hashOf, Random, uniqueWord } from './random.js';
-import { HOSTILE_TEXT } from './seed-data.js';
+import { type EventSubjects, HOSTILE_TEXT, type TenantConnection } from './seed-data.js';
 
 export interface EventEnvelope {
   specversion: '1.0';
@@ -53,8 +53,6 @@ const CUMULATIVE: Array<[EventType, number]> = (() => {
 })();
 const TOTAL_WEIGHT = CUMULATIVE[CUMULATIVE.length - 1]?.[1] ?? 1;
 
-const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Ken', 'Radia', 'Linus', 'Margaret', 'Dennis'];
-const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Thompson', 'Perlman', 'Hamilton'];
 const CITIES: Array<Record<string, string | number>> = [
   {
     continent_code: 'EU',
@@ -91,22 +89,31 @@ const CITIES: Array<Record<string, string | number>> = [
   },
 ];
 
-/** Builds events lazily: the event at an index is a pure function of the seed, the index and its time. */
+/**
+ * Builds events lazily: the event at an index is a pure function of the seed, the index and its time. The users and
+ * connections they name are the seeded tenant's, so that a tail's events can be looked up with the other commands.
+ */
 export class EventFactory {
   private readonly firstTypes: EventType[];
+  /** The connections a connection event names: OIDC ones, whose options the connection object describes. */
+  private readonly ssoConnections: readonly TenantConnection[];
 
   /**
    * @param tenantDomain where the emulator is served (`host:port`), as requests and connection options see it
    * @param tenantName the tenant's name: `svctenant`, and the first label of `source`
+   * @param subjects the tenant's users and connections, as seeded
    */
   constructor(
     private readonly seed: number,
     private readonly tenantDomain: string,
     private readonly tenantName: string,
     private readonly streamId: string,
+    private readonly subjects: EventSubjects,
   ) {
     // The first 25 events are the 25 types in a seeded order, so any history covers them all.
     this.firstTypes = new Random(seed, 77).shuffle(EVENT_TYPES);
+    const sso = subjects.connections.filter((c) => c.strategy === 'oidc');
+    this.ssoConnections = sso.length > 0 ? sso : subjects.connections;
   }
 
   typeAt(index: number): EventType {
@@ -148,7 +155,7 @@ export class EventFactory {
     return {
       tenant: { id: this.tenantName },
       client: { id: rng.id(32), name: rng.pick(['Dashboard', 'Provisioning Bot', 'svcadm CI']), metadata: {} },
-      connection: { id: `con_${rng.id(16)}`, name: 'Username-Password-Authentication', strategy: 'database' },
+      connection: this.named(rng.pick(this.subjects.connections)),
       request: {
         geo: rng.pick(CITIES),
         hostname: this.tenantDomain,
@@ -168,7 +175,13 @@ export class EventFactory {
     // Role assignments say when they were made or removed.
     const roleTime = action === 'assigned' ? { created_at: when } : { deleted_at: when };
     if (group === 'connection') {
-      const connection = makeConnectionObject(rng, this.tenantDomain);
+      const seeded = rng.pick(this.ssoConnections);
+      const connection = {
+        ...makeConnectionObject(rng, this.tenantDomain),
+        ...this.named(seeded),
+        display_name: seeded.displayName,
+        realms: [seeded.name],
+      };
       if (action === 'updated') {
         return {
           object: connection,
@@ -197,7 +210,7 @@ export class EventFactory {
     if (type.startsWith('organization.connection.')) {
       const link = {
         organization: org,
-        connection: { id: `con_${rng.id(16)}`, name: 'Corporate-OIDC', strategy: 'oidc' },
+        connection: this.named(rng.pick(this.ssoConnections)),
         assign_membership_on_login: rng.bool(),
         show_as_button: rng.bool(),
       };
@@ -216,7 +229,12 @@ export class EventFactory {
     }
     if (type.startsWith('organization.member.role.')) {
       return {
-        object: { organization: org, user: { user_id: `db|${rng.hex(24)}` }, role: this.role(rng), ...roleTime },
+        object: {
+          organization: org,
+          user: { user_id: rng.pick(this.subjects.users).user.user_id },
+          role: this.role(rng),
+          ...roleTime,
+        },
       };
     }
     if (type.startsWith('organization.member.')) {
@@ -230,8 +248,13 @@ export class EventFactory {
 
   /** A group's member names its kind: a user, or a group synchronised from a connection. */
   private member(rng: Random): Record<string, string> {
-    if (rng.bool(0.8)) return { member_type: 'user', id: `db|${rng.hex(24)}` };
-    return { member_type: 'group', id: `grp_${rng.id(16)}`, type: 'connection', connection_id: `con_${rng.id(16)}` };
+    if (rng.bool(0.8)) return { member_type: 'user', id: rng.pick(this.subjects.users).user.user_id };
+    const connection = rng.pick(this.ssoConnections);
+    return { member_type: 'group', id: `grp_${rng.id(16)}`, type: 'connection', connection_id: connection.id };
+  }
+
+  private named(connection: TenantConnection): { id: string; name: string; strategy: string } {
+    return { id: connection.id, name: connection.name, strategy: connection.strategy };
   }
 
   private role(rng: Random): { id: string; name: string } {
@@ -239,21 +262,25 @@ export class EventFactory {
   }
 
   private user(rng: Random, when: string) {
-    const first = rng.pick(FIRST_NAMES);
-    const last = rng.pick(LAST_NAMES);
-    const userId = `db|${rng.hex(24)}`;
+    const { user, connection } = rng.pick(this.subjects.users);
+    const space = user.name.indexOf(' ');
     const hostile = rng.next() < 0.01;
     return {
-      user_id: userId,
-      email: `${first.toLowerCase()}.${last.toLowerCase()}${rng.int(1, 999)}@example.com`,
+      user_id: user.user_id,
+      email: user.email,
       email_verified: rng.bool(0.8),
-      name: hostile ? HOSTILE_TEXT : `${first} ${last}`,
-      given_name: first,
-      family_name: last,
+      name: hostile ? HOSTILE_TEXT : user.name,
+      given_name: space < 0 ? user.name : user.name.slice(0, space),
+      family_name: space < 0 ? '' : user.name.slice(space + 1),
       created_at: when,
       updated_at: when,
       identities: [
-        { connection: 'Username-Password-Authentication', provider: 'database', user_id: userId, isSocial: false },
+        {
+          connection: connection.name,
+          provider: connection.strategy,
+          user_id: user.user_id.slice(user.user_id.indexOf('|') + 1),
+          isSocial: false,
+        },
       ],
     };
   }

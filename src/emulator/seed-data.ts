@@ -484,6 +484,29 @@ function addRemainingUsers(seed: number, database: TenantConnection, seated: Use
 /** The user with `--permissions` permissions. */
 const BULK_USER_ID = 'db|user-bulk';
 
+/** A user of the tenant with its connection: what an event about a user names. */
+export interface SeatedUser {
+  user: ConnectionUser;
+  connection: TenantConnection;
+}
+
+/** The users and connections the tenant has, for the events to name (never made-up ones). */
+export interface EventSubjects {
+  /** Every user, in the order of their connections; never empty. */
+  users: readonly SeatedUser[];
+  /** Every connection, in the order `GET /connections` lists them; never empty. */
+  connections: readonly TenantConnection[];
+}
+
+/** The subjects of the seeded tenant's events, taken once from `data` as seeded. */
+export function eventSubjects(data: SeedData): EventSubjects {
+  const connections = [...data.connections.values()];
+  const users = connections.flatMap((connection) =>
+    [...connection.users.values()].map((user) => ({ user, connection })),
+  );
+  return { users, connections };
+}
+
 /** Everything the emulator serves, as a pure function of the options. Called again on reset. */
 export function makeSeedData(options: SeedOptions): SeedData {
   const rng = new Random(options.seed, 1);

@@ -98,7 +98,7 @@ describe('delete_connection_user with dry_run', () => {
         outcome: 'would_delete',
       });
       expect((r.content as { text: string }[])[0]?.text).toMatch(
-        /^Dry run: 1 user would be deleted; nothing was deleted\. /,
+        `Would delete user ${ALICE_ID} (alice@example.com) from connection ${db()} (Username-Password-Authentication)\nDry run: nothing was deleted. `,
       );
       expect(s.questions).toEqual([]);
       const missing = await s.client.callTool({

@@ -138,6 +138,8 @@ describe('svcadm emulator --print-env', () => {
       'export SVCADM_DOMAIN',
       'export SVCADM_CLIENT_ID',
       'export SVCADM_CLIENT_SECRET',
+      'export SVCADM_READ_ONLY_CLIENT_ID',
+      'export SVCADM_READ_ONLY_CLIENT_SECRET',
       'export SVCADM_EMULATOR_PID',
     ]);
     const vars = Object.fromEntries(lines.map((line) => line.slice('export '.length).split('=') as [string, string]));
@@ -147,6 +149,26 @@ describe('svcadm emulator --print-env', () => {
     );
     // Readiness was awaited: the emulator answers now, with the secret it printed (random per start).
     await tokenFor(vars.SVCADM_DOMAIN ?? '', vars.SVCADM_CLIENT_ID ?? '', vars.SVCADM_CLIENT_SECRET ?? '');
+    // Issue 38 point 14: the read-only client's credentials too, as a read-only profile's SVCADM_CLIENT_* take them.
+    const readOnly = {
+      SVCADM_CONFIG_DIR: tempConfigDir(),
+      SVCADM_DOMAIN: vars.SVCADM_DOMAIN ?? '',
+      SVCADM_CLIENT_ID: vars.SVCADM_READ_ONLY_CLIENT_ID ?? '',
+      SVCADM_CLIENT_SECRET: vars.SVCADM_READ_ONLY_CLIENT_SECRET ?? '',
+      NO_COLOR: '1',
+    };
+    expect(vars.SVCADM_READ_ONLY_CLIENT_ID).not.toBe(vars.SVCADM_CLIENT_ID);
+    expect((await runCli(['auth', 'status', '-o', 'json'], { env: readOnly })).code).toBe(0);
+    const write = await runCli(
+      ['api', 'DELETE', '/connections/con_x/users?email=a@example.com', '--yes', '--correlation-id', 'ro'],
+      {
+        env: readOnly,
+      },
+    );
+    expect([write.code, write.stderr.split('\n')[1]]).toEqual([
+      4,
+      "svcadm: forbidden: Insufficient scope, expected any of: delete:users — grant the scope delete:users to the client in the tenant's settings; correlation id ro",
+    ]);
     process.kill(Number(vars.SVCADM_EMULATOR_PID), 'SIGTERM');
   });
 

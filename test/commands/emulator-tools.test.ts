@@ -147,17 +147,17 @@ describe('emulator trigger|fault|reset: a tenant that is not an emulator with a 
       code: 2,
       stdout: '',
       stderr:
-        'svcadm: the active tenant tenant.example.com (from SVCADM_DOMAIN) is not a local emulator — the emulator tools drive an emulator on this machine; pick one with -p or --domain, or start one with: eval "$(svcadm emulator --print-env --control --port 0)"\n',
+        'svcadm: the active tenant tenant.example.com (from SVCADM_DOMAIN) is not a local emulator — the emulator tools drive an emulator on this machine; pick one with -p or --domain, or start one with: eval "$(svcadm emulator --print-env --port 0)"\n',
     });
   });
 
-  it('an emulator started without --control: exit 5, saying to restart it with --control', async () => {
+  it('an emulator with its control API off: exit 5, with the line that restarts it with the API on', async () => {
     const plain = closeLater(await startEmulator({ port: 0, eventRate: 0 }));
     const r = await runCli(['emulator', 'trigger', 'user.created'], { env: emulatorEnv(plain) });
     expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([
       5,
       '',
-      `svcadm: the emulator at ${plain.url} (from SVCADM_DOMAIN) was started without --control — restart it with --control, e.g. eval "$(svcadm emulator --print-env --control --port 0)"`,
+      `svcadm: the emulator at ${plain.url} (from SVCADM_DOMAIN) was started with its control API off (--no-control) — restart it with the control API on: kill "$SVCADM_EMULATOR_PID"; eval "$(svcadm emulator --print-env --port ${plain.port})"`,
     ]);
   });
 
@@ -169,7 +169,7 @@ describe('emulator trigger|fault|reset: a tenant that is not an emulator with a 
     expect([r.code, r.stdout, r.stderr.split('\n')[0]]).toEqual([
       7,
       '',
-      `svcadm: cannot reach the emulator at http://127.0.0.1:${port} (from SVCADM_DOMAIN): connection refused — is it running? start one with: eval "$(svcadm emulator --print-env --control --port 0)"`,
+      `svcadm: cannot reach the emulator at http://127.0.0.1:${port} (from SVCADM_DOMAIN): connection refused — is it running? start one with: eval "$(svcadm emulator --print-env --port 0)"`,
     ]);
   });
 });
@@ -241,7 +241,7 @@ describe('the control API is documented: every route, in the help', () => {
     expect(r.code).toBe(0);
     const flat = r.stdout.replace(/\s+/g, ' ');
     expect(flat).toContain(
-      'Control API (with --control; JSON in and out; what emulator trigger, fault and reset call):',
+      'Control API (on a loopback address unless --no-control, elsewhere with --control; JSON in and out; what emulator trigger, fault and reset call):',
     );
     for (const line of controlApiText().split('\n')) expect(flat).toContain(line.trim().replace(/\s+/g, ' '));
   });

@@ -11,7 +11,7 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 describe('svcadm emulator: parsing', () => {
   it('defaults to 127.0.0.1:4010 and converts every flag', () => {
-    expect(parseEmulatorFlags({})).toEqual({ host: '127.0.0.1', port: DEFAULT_EMULATOR_PORT, control: false });
+    expect(parseEmulatorFlags({})).toEqual({ host: '127.0.0.1', port: DEFAULT_EMULATOR_PORT, control: true });
     expect(
       parseEmulatorFlags({
         port: '0',
@@ -166,6 +166,67 @@ function runJsonEmulator(args: string[]) {
   };
 }
 
+// Issue 38 point 12: the control API is on by default on a loopback address, so that `emulator trigger` works
+// after the README's first block; --no-control turns it off, and any other address needs --control.
+describe('svcadm emulator: the control API by default', () => {
+  it('on for a loopback address, off elsewhere; --control and --no-control say otherwise', () => {
+    const control = (flags: Parameters<typeof parseEmulatorFlags>[0]) => parseEmulatorFlags(flags).control;
+    expect([
+      control({}),
+      control({ host: '::1' }),
+      control({ host: 'localhost' }),
+      control({ host: '0.0.0.0' }),
+      control({ host: '192.0.2.7' }),
+      control({ control: false }),
+      control({ host: '0.0.0.0', control: true }),
+    ]).toEqual([true, true, true, false, false, false, true]);
+  });
+
+  it('an emulator started as the README first starts it answers emulator trigger', async () => {
+    const plain = runJsonEmulator([]);
+    try {
+      const { env } = await plain.start;
+      const r = await runCli(['emulator', 'trigger', 'user.created'], {
+        env: { ...env, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
+        tty: { stdout: true },
+      });
+      expect([r.code, r.stdout]).toEqual([0, `Emitted 1 user.created event at the emulator ${env.SVCADM_DOMAIN}.\n`]);
+    } finally {
+      expect((await plain.stop()).code).toBe(0);
+    }
+  });
+
+  it('--no-control: the tools exit 5, and the hint is the line that restarts it on the same port', async () => {
+    const off = runJsonEmulator(['--no-control']);
+    try {
+      const { env } = await off.start;
+      const url = env.SVCADM_DOMAIN ?? '';
+      const port = new URL(url).port;
+      const r = await runCli(['emulator', 'trigger', 'user.created'], {
+        env: { ...env, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
+      });
+      expect(r).toEqual({
+        code: 5,
+        stdout: '',
+        stderr:
+          `svcadm: the emulator at ${url} (from SVCADM_DOMAIN) was started with its control API off (--no-control)` +
+          ` — restart it with the control API on: kill "$SVCADM_EMULATOR_PID"; eval "$(svcadm emulator --print-env --port ${port})"\n`,
+      });
+      const { SVCADM_DOMAIN: _, ...credentials } = env;
+      const fromFlag = await runCli(['--domain', url, 'emulator', 'reset'], {
+        env: { ...credentials, SVCADM_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
+      });
+      expect([fromFlag.code, fromFlag.stderr]).toEqual([
+        5,
+        `svcadm: the emulator at ${url} (from --domain) was started with its control API off (--no-control)` +
+          ` — stop it, then restart it with the control API on: svcadm emulator --port ${port}\n`,
+      ]);
+    } finally {
+      expect((await off.stop()).code).toBe(0);
+    }
+  });
+});
+
 describe('svcadm emulator: running', () => {
   it('gives new secrets on every start, even with the same --seed, and --client-secret chooses the admin one', async () => {
     const first = runJsonEmulator(['--seed', '9']);
@@ -308,7 +369,7 @@ describe('svcadm emulator: running', () => {
       resolveBanner = resolve;
     });
     let stdout = '';
-    const running = runCli(['emulator', '--port', '0', '--event-rate', '0'], {
+    const running = runCli(['emulator', '--port', '0', '--event-rate', '0', '--no-control'], {
       interrupt: interrupt.signal,
       onStdout: (chunk) => {
         stdout += chunk;

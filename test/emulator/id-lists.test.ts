@@ -155,6 +155,19 @@ describe('GET /users-by-email', () => {
     expect((await get('/users-by-email')).status).toBe(400);
     expect((await get('/users-by-email?email=not-an-address')).status).toBe(400);
   });
+
+  // api-notes, "Revised in round 5": the lookup matches the address as written, the delete in any case.
+  it('matches the address case-sensitively, while DELETE /connections/{id}/users matches it in any case', async () => {
+    expect((await get('/users-by-email?email=ALICE@example.com')).json).toEqual([]);
+    const db = emu.fixtures.databaseConnectionId;
+    const deleted = await api(emu, `/connections/${db}/users?email=ALICE%40Example.com`, {
+      token,
+      method: 'DELETE',
+    });
+    expect(deleted.status).toBe(204);
+    const left = (await get('/users-by-email?email=alice@example.com')).json as Array<{ identities: unknown[] }>;
+    expect(left.map((u) => (u.identities[0] as { connection: string }).connection)).toEqual(['Staff-Database']);
+  });
 });
 
 describe('a tenant without directory provisioning', () => {

@@ -1,4 +1,10 @@
-import { previewUserDeletion } from '../../api/delete-preview.js';
+import {
+  beforeQuestion,
+  lookUpUserDeletion,
+  previewLines,
+  previewOutcome,
+  previewUserDeletion,
+} from '../../api/delete-preview.js';
 import { type DeleteUserResult, deleteConnectionUser, isUserNotFound, listConnections } from '../../api/endpoints.js';
 import { connectionPages } from '../../api/pagers.js';
 import { confirm, mustAsk } from '../../cli/confirm.js';
@@ -63,7 +69,10 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
   const ask = mustAsk(inv, opts.yes, 'refusing to delete without confirmation', 'pass --yes to delete');
   const tenant = new URL(inv.services.credentials().origin).host;
   if (ask) {
-    const question = `Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
+    // The question says what a dry run would: who the delete may remove, or what could not be looked up.
+    const lookup = await lookUpUserDeletion(inv.services.api(), opts.connectionId, opts.email, connectionsHint(inv));
+    const before = beforeQuestion(lookup, opts.email, opts.connectionId);
+    const question = `${before}Delete ${neutralize(opts.email)} from connection ${neutralize(opts.connectionId)} on ${tenant}? [y/N] `;
     await confirm(inv, question, 'not confirmed: nothing was deleted');
   }
   const correlationId = correlationIdFor(opts.correlationId, io);
@@ -96,18 +105,18 @@ export async function runDeleteUser(inv: Invocation, opts: DeleteUserOptions): P
 
 /** `delete-user --dry-run`: reads only (the connection, the e-mail), then who would be deleted. */
 async function previewDeleteUser(inv: Invocation, opts: DeleteUserOptions): Promise<void> {
-  const preview = await previewUserDeletion(inv.services.api(), opts.connectionId, opts.email, {
-    connections: `list the database connections: ${inv.paste(['connections', 'list', '--strategy', 'auth0'])}`,
-  });
-  const connection = `connection ${neutralize(opts.connectionId)}${preview.connection_name === null ? '' : ` (${neutralize(preview.connection_name)})`}`;
-  const lines = preview.users.map(
-    (user) =>
-      `Would delete user ${neutralize(user.user_id)} (${neutralize(user.email ?? opts.email)}) from ${connection}\n`,
-  );
+  const preview = await previewUserDeletion(inv.services.api(), opts.connectionId, opts.email, connectionsHint(inv));
+  const lines = previewLines({ found: preview }, opts.email, opts.connectionId);
   await inv.out.result(
-    { ...preview, outcome: 'would_delete' },
-    { text: `${lines.join('')}Dry run: nothing was deleted\n` },
+    { ...preview, outcome: previewOutcome(preview) },
+    { text: `${lines.map((line) => `${line}\n`).join('')}Dry run: nothing was deleted\n` },
   );
+}
+
+function connectionsHint(inv: Invocation): { connections: string } {
+  return {
+    connections: `list the database connections: ${inv.paste(['connections', 'list', '--strategy', 'auth0'])}`,
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../../config/tenant.js';
 import { type EventType, isEventType, suggestEventTypes } from '../../domain/event-types.js';
 import { clientSecretViolation } from '../../emulator/client-secret-rule.js';
 import {
@@ -25,6 +26,7 @@ export interface EmulatorFlags {
   clientSecret?: string;
   /** Path of a PEM public key for the admin client. */
   clientPublicKey?: string;
+  /** `--control` true, `--no-control` false, neither undefined (on for a loopback address). */
   control?: boolean;
   logRequests?: boolean;
   /** false with `--no-directory-provisioning`. */
@@ -82,7 +84,8 @@ export function parseEmulatorFlags(flags: EmulatorFlags): EmulatorOptions {
     o.clientSecret = flags.clientSecret;
   }
   if (flags.withoutEventsFeature === true) o.eventsFeature = false;
-  o.control = flags.control === true;
+  // On by default where only this machine reaches it: `emulator trigger` works after a plain start.
+  o.control = flags.control ?? isLoopbackHost(o.host ?? '127.0.0.1');
   if (flags.directoryProvisioning === false) o.directoryProvisioning = false;
   if (flags.rateLimitPolicies === false) o.rateLimitPolicies = false;
   return o;

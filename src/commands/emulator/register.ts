@@ -51,7 +51,11 @@ export function registerEmulatorCommand(program: SvcadmCommand, actions: GroupAc
       'register this RSA public key on the admin client: it may then authenticate with a signed client_assertion',
     )
     .option('--without-events-feature', 'model a tenant without the Events feature: GET /events answers 404')
-    .option('--control', 'enable the control API under /__emulator/ (fault injection for tests)')
+    .option(
+      '--control',
+      'enable the control API under /__emulator/ (fault injection for tests; on by default on a loopback address)',
+    )
+    .option('--no-control', 'turn the control API off')
     .option('--no-directory-provisioning', 'model a tenant without directory provisioning (403 on that list)')
     .option('--no-rate-limit-policies', 'model a tenant without rate limit policies (403 on those endpoints)')
     .option('--log-requests', 'print one line per request on stderr')
@@ -62,7 +66,7 @@ export function registerEmulatorCommand(program: SvcadmCommand, actions: GroupAc
     )
     .addHelpText(
       'after',
-      `\nControl API (with --control; JSON in and out; what emulator trigger, fault and reset call):\n${controlApiText()}\n\nDurations (${FLAGGED_LIMITS.filter(
+      `\nControl API (on a loopback address unless --no-control, elsewhere with --control; JSON in and out; what emulator trigger, fault and reset call):\n${controlApiText()}\n\nDurations (${FLAGGED_LIMITS.filter(
         (f) => f.limit.unit === 'ms',
       )
         .map((f) => f.flag)
@@ -71,7 +75,7 @@ export function registerEmulatorCommand(program: SvcadmCommand, actions: GroupAc
         'eval "$(svcadm emulator --print-env --port 0)"   # bash, zsh',
         'kill "$SVCADM_EMULATOR_PID"   # stops it',
         'eval (svcadm emulator --print-env fish --port 0)   # fish',
-        'svcadm emulator --port 0 --json --control --rate-limit 5 --latency 200',
+        'svcadm emulator --port 0 --json --rate-limit 5 --latency 200',
       )}`,
     )
     .action(
@@ -84,7 +88,7 @@ export function registerEmulatorCommand(program: SvcadmCommand, actions: GroupAc
 }
 
 const TOOL_NOTE =
-  'Drives the emulator the active tenant names (the current profile, SVCADM_DOMAIN, --domain or -p), which must be\nan svcadm emulator on this machine started with --control; it calls its control API (svcadm emulator --help).';
+  'Drives the emulator the active tenant names (the current profile, SVCADM_DOMAIN, --domain or -p), which must be\nan svcadm emulator on this machine with its control API on; it calls that API (svcadm emulator --help).';
 
 /** `emulator trigger|fault|reset`: thin clients of a running emulator's control API. */
 function registerEmulatorTools(emulator: SvcadmCommand, actions: GroupActions<typeof Run>): void {

@@ -1,7 +1,7 @@
 import type { Invocation } from '../../cli/host.js';
 import { isLoopbackHost } from '../../config/tenant.js';
 import { parsePublicKey } from '../../emulator/client-assertion.js';
-import { ENV_SHELLS, type EnvShell, envLines, isEnvShell } from '../../emulator/env-lines.js';
+import { ENV_SHELLS, type EnvShell, envLines, isEnvShell, readOnlyVariables } from '../../emulator/env-lines.js';
 import type { EmulatorOptions } from '../../emulator/options.js';
 import type { BackgroundEmulator, RunningEmulator } from '../../emulator/server.js';
 import { CliError, interruption, UsageError } from '../../errors.js';
@@ -66,7 +66,8 @@ export async function runInBackground(inv: Invocation, options: EmulatorOptions,
     }
     throw err;
   }
-  await io.write(envLines(shell, { ...emulator.env, SVCADM_EMULATOR_PID: String(emulator.pid) }));
+  const vars = { ...emulator.env, ...readOnlyVariables(emulator.readOnly), SVCADM_EMULATOR_PID: String(emulator.pid) };
+  await io.write(envLines(shell, vars));
   warnAboutSecrets(inv, options);
   const pid = shell === 'fish' ? '$SVCADM_EMULATOR_PID' : '"$SVCADM_EMULATOR_PID"';
   io.notice(

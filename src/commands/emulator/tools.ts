@@ -10,7 +10,7 @@ export interface EmulatorTarget {
   from: string;
 }
 
-const START = 'eval "$(svcadm emulator --print-env --control --port 0)"';
+const START = 'eval "$(svcadm emulator --print-env --port 0)"';
 const START_HINT = `start one with: ${START}`;
 
 /**
@@ -70,11 +70,11 @@ export async function control<T>(
   const { status } = answer;
   const errorBody = (answer.body ?? {}) as { errorCode?: unknown; message?: unknown };
   if (status === 404 && errorBody.errorCode === CONTROL_OFF) {
-    throw new CliError('not_found', `the emulator at ${target.origin} (${target.from}) was started without --control`, {
-      hint: `restart it with --control, e.g. ${START}`,
-      status,
-      code: 'control_disabled',
-    });
+    throw new CliError(
+      'not_found',
+      `the emulator at ${target.origin} (${target.from}) was started with its control API off (--no-control)`,
+      { hint: restartLine(target), status, code: 'control_disabled' },
+    );
   }
   if (status === 404) {
     throw new CliError(
@@ -99,4 +99,16 @@ export async function control<T>(
     });
   }
   return value;
+}
+
+/**
+ * The line that restarts the emulator on the same port with its control API on. An emulator named by SVCADM_DOMAIN
+ * was most likely started by `--print-env`, whose variables the new start replaces (the secrets are new each start).
+ */
+function restartLine(target: EmulatorTarget): string {
+  const port = new URL(target.origin).port || '80';
+  if (target.from === 'from SVCADM_DOMAIN') {
+    return `restart it with the control API on: kill "$SVCADM_EMULATOR_PID"; eval "$(svcadm emulator --print-env --port ${port})"`;
+  }
+  return `stop it, then restart it with the control API on: svcadm emulator --port ${port}`;
 }
