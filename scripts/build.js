@@ -5,25 +5,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { noInkDevtools } from './bundle-plugins.js';
 import { builtinsWithoutImport, oneMainChunk } from './start-up-plugins.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // Some bundled CommonJS modules call require() for Node's built-ins; ESM output has no require of its own.
 const requireShim = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
-// Ink connects to React's devtools when DEV=true: that module (and react-devtools-core, not installed) is left out
-// of the bundle, so a user's DEV variable cannot make the live view load a websocket client or a missing module.
-const noInkDevtools = {
-  name: 'no-ink-devtools',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
-      args.importer.includes(`${join('node_modules', 'ink')}`)
-        ? { path: 'ink-devtools', namespace: 'empty' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
-  },
-};
 /** Where the emulator's entry is built, and how the CLI's chunks (all in dist/chunks/) import it. */
 const EMULATOR_ENTRY = { in: 'src/emulator/server.ts', out: 'emulator/server' };
 const EMULATOR_FROM_A_CHUNK = '../emulator/server.js';
