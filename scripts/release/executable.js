@@ -116,7 +116,11 @@ export async function bundleProgram(root, version, dir) {
     }
   }
   const map = JSON.parse(readFileSync(`${outfile}.map`, 'utf8'));
-  map.sources = map.sources.map((source) => relative(root, resolve(dir, source)));
+  // A file's path from the repository's root; a module the plugins make up (`builtin-import:node:util`) by its name.
+  map.sources = map.sources.map((source) => {
+    const path = resolve(dir, source);
+    return path.startsWith(`${dir}/`) ? relative(dir, path) : relative(root, path);
+  });
   writeFileSync(`${outfile}.map`, JSON.stringify(map));
   writeFileSync(outfile, readFileSync(outfile, 'utf8').replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'));
   return outfile;
@@ -151,16 +155,18 @@ export async function buildExecutable({ root, version, outFile, codeCache = true
     writeFileSync(
       config,
       JSON.stringify({
-        main: program,
+        // Named from the build folder, the working directory of --build-sea: the blob records the name, and two
+        // builds in two temporary folders would differ by it.
+        main: 'program.mjs',
         mainFormat: 'module',
         executable: stripped,
         output: resolve(outFile),
         disableExperimentalSEAWarning: true,
         useCodeCache: codeCache,
         assets: {
-          'program.js.map': `${program}.map`,
+          'program.js.map': 'program.mjs.map',
           'keyring.node': addon,
-          'keyring.node.sha256': hash,
+          'keyring.node.sha256': 'keyring.node.sha256',
         },
       }),
     );
