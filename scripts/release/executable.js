@@ -126,15 +126,17 @@ export async function bundleProgram(root, version, dir) {
   return outfile;
 }
 
-/** The keyring addon of this platform from node_modules, and its SHA-256 as a file (both embedded). */
+/** The keyring addon of this platform from node_modules; its SHA-256 written to the build folder (both embedded). */
 function keyringAddon(root, dir) {
   const platform = `${process.platform}-${process.arch}`;
   const variant = process.platform === 'linux' ? `${platform}-gnu` : platform;
   const addon = join(root, 'node_modules', '@napi-rs', `keyring-${variant}`, `keyring.${variant}.node`);
   if (!existsSync(addon)) throw new Error(`the keyring addon ${addon} is missing: run npm ci`);
-  const hash = join(dir, 'keyring.node.sha256');
-  writeFileSync(hash, `${createHash('sha256').update(readFileSync(addon)).digest('hex')}\n`);
-  return { addon, hash };
+  writeFileSync(
+    join(dir, 'keyring.node.sha256'),
+    `${createHash('sha256').update(readFileSync(addon)).digest('hex')}\n`,
+  );
+  return addon;
 }
 
 /**
@@ -148,8 +150,8 @@ export async function buildExecutable({ root, version, outFile, codeCache = true
   const { stripped } = pinnedNode(root);
   const dir = mkdtempSync(join(tmpdir(), 'svcadm-executable-'));
   try {
-    const program = await bundleProgram(root, version, dir);
-    const { addon, hash } = keyringAddon(root, dir);
+    await bundleProgram(root, version, dir);
+    const addon = keyringAddon(root, dir);
     mkdirSync(dirname(resolve(outFile)), { recursive: true });
     const config = join(dir, 'sea-config.json');
     writeFileSync(
@@ -160,7 +162,7 @@ export async function buildExecutable({ root, version, outFile, codeCache = true
         main: 'program.mjs',
         mainFormat: 'module',
         executable: stripped,
-        output: resolve(outFile),
+        output: join(dir, 'svcadm'),
         disableExperimentalSEAWarning: true,
         useCodeCache: codeCache,
         assets: {
@@ -172,6 +174,9 @@ export async function buildExecutable({ root, version, outFile, codeCache = true
     );
     // --build-sea is run by the pinned Node itself: the blob and the binary must be the same version.
     execFileSync(stripped, ['--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'], cwd: dir });
+    // Moved into place whole: a running copy of an earlier build (a background emulator) keeps its own file.
+    copyFileSync(join(dir, 'svcadm'), `${outFile}.partial`);
+    renameSync(`${outFile}.partial`, outFile);
     return { nodeVersion: NODE_VERSION, sizeBytes: statSync(outFile).size };
   } finally {
     rmSync(dir, { recursive: true, force: true });
