@@ -1,20 +1,15 @@
-// The single executable's program: this file and all of src/ in one ES module, the executable's main script
-// (scripts/release/executable.js). `--version` alone is answered before anything else runs, as bin/svcadm.js does;
-// a `--debug` run maps its stack traces to src/ with the source map the executable carries.
+// The single executable's program: this file and all of src/ in one ES module (scripts/release/executable.js),
+// compiled and run by the executable's main script, executable-entry.cjs, which answers `--version` itself. A
+// `--debug` run maps its stack traces to src/ with the source map the executable carries.
 import { main } from '../../src/main.ts';
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${SVCADM_VERSION}\n`);
-} else {
-  if (args.includes('--debug')) mapStackTraces();
-  process.exitCode = await main(args);
-}
+if (args.includes('--debug')) mapStackTraces();
+process.exitCode = await main(args);
 
 /**
- * Stack traces that name src/ files and lines: Node maps only the modules it compiled with source maps on, and it
- * compiles the executable's main script before any code runs, so the frames of this script are mapped here, from
- * the `program.js.map` asset.
+ * Stack traces that name src/ files and lines: Node maps only the modules it loads itself with source maps on, so
+ * the frames of this program are mapped here, from the `program.js.map` asset.
  */
 function mapStackTraces() {
   const { getRawAsset } = process.getBuiltinModule('node:sea');
@@ -23,10 +18,9 @@ function mapStackTraces() {
   const own = import.meta.url;
   Error.prepareStackTrace = (error, frames) => {
     const lines = frames.map((frame) => {
-      const file = frame.getFileName();
       const line = frame.getLineNumber();
       const column = frame.getColumnNumber();
-      if ((file === own || file === process.execPath) && line !== null && column !== null) {
+      if (frame.getFileName() === own && line !== null && column !== null) {
         const entry = map.findEntry(line - 1, column - 1);
         if (entry && 'originalSource' in entry) {
           const name = frame.getFunctionName() ?? '<anonymous>';

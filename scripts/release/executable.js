@@ -1,10 +1,11 @@
 // Builds svcadm's single executable for this machine's platform with the pinned Node 26's `node --build-sea`
 // (docs/decisions/2026-11-28-single-executable.md). Run alone: `node scripts/release/executable.js <outFile>`.
 //
-// What goes in: the Node binary with its debug information stripped; the program (executable-entry.js and src/, one
-// ES module) as the main script, with the code cache Node builds for it; the program's source map (read by a
-// `--debug` run alone); the keyring's native addon and its SHA-256. Two builds of one commit differ only in that code
-// cache (test/packaging/executable-build.test.ts).
+// What goes in: the Node binary with its debug information stripped; a tiny main script (executable-entry.cjs) that
+// answers `--version` itself and otherwise compiles the program (executable-entry.js and src/, one ES module, an
+// asset) with the code cache made here; the program's source map (read by a `--debug` run alone); the keyring's
+// native addon and its SHA-256. Two builds of one commit differ at most in the code caches
+// (test/packaging/executable-build.test.ts).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -151,21 +152,39 @@ export async function buildExecutable({ root, version, outFile, codeCache = true
   const dir = mkdtempSync(join(tmpdir(), 'svcadm-executable-'));
   try {
     await bundleProgram(root, version, dir);
+    if (codeCache) {
+      const made = ['--experimental-vm-modules', '--no-warnings', join(here, 'program-cache.mjs'), 'program.mjs'];
+      execFileSync(stripped, [...made, 'program.mjs.cache'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    writeFileSync(
+      join(dir, 'entry.cjs'),
+      readFileSync(join(here, 'executable-entry.cjs'), 'utf8').replace("'@SVCADM_VERSION@'", JSON.stringify(version)),
+    );
     const addon = keyringAddon(root, dir);
     mkdirSync(dirname(resolve(outFile)), { recursive: true });
     const config = join(dir, 'sea-config.json');
     writeFileSync(
       config,
       JSON.stringify({
-        // Named from the build folder, the working directory of --build-sea: the blob records the name, and two
-        // builds in two temporary folders would differ by it.
-        main: 'program.mjs',
-        mainFormat: 'module',
+        // Named from the build folder, the working directory of --build-sea: the blob records the names, and two
+        // builds in two temporary folders would differ by them.
+        main: 'entry.cjs',
+        mainFormat: 'commonjs',
         executable: stripped,
         output: join(dir, 'svcadm'),
         disableExperimentalSEAWarning: true,
-        useCodeCache: codeCache,
+        // Node's own code cache would hold entry.cjs alone, a few lines; the program's is made above. V8's caches
+        // differ from build to build, so the one there is comes last in the blob (assets are in the order of their
+        // names), and two builds differ only from there on.
+        useCodeCache: false,
+        // The program is a vm.SourceTextModule (executable-entry.cjs), which needs this flag; Node's warning that it
+        // is experimental is not svcadm's to print. NODE_OPTIONS does not reach the executable: it is a program,
+        // not a Node a user configures.
+        execArgv: ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'],
+        execArgvExtension: 'none',
         assets: {
+          'program.mjs': 'program.mjs',
+          ...(codeCache ? { 'program.mjs.cache': 'program.mjs.cache' } : {}),
           'program.js.map': 'program.mjs.map',
           'keyring.node': addon,
           'keyring.node.sha256': 'keyring.node.sha256',
