@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureTenant } from '../helpers/fixture-tenant.js';
+import { requireProgram } from '../helpers/requires.js';
 import { EXECUTABLE, pathWithoutNode, runBin, tempConfigDir } from '../helpers/run-cli.js';
 import {
   needsSecretService,
@@ -12,6 +14,7 @@ import {
   skipWithoutSecretService,
   startSecretService,
 } from '../helpers/secret-service.js';
+import { openTerminal } from '../helpers/tmux.js';
 
 // The single executable (scripts/release/executable.js), named by SVCADM_TEST_EXECUTABLE, run as on a machine
 // without Node: PATH holds no `node`. Skipped, saying so, without it; .ci/run builds the executable and sets it.
@@ -88,6 +91,41 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     const r = await runBin(['completion', 'bash']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('complete -F');
+  });
+});
+
+const tmux = requireProgram('tmux');
+
+/** A PATH for a terminal with no `node`: the shell's few programs linked into a folder, then PATH without node. */
+function terminalPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svcadm-no-node-'));
+  for (const program of ['sh', 'cat', 'tmux']) {
+    const found = execFileSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).trim();
+    symlinkSync(found, join(dir, program));
+  }
+  return `${dir}:${pathWithoutNode()}`;
+}
+
+describe.skipIf(skip || tmux.missing)('the single executable in a terminal', () => {
+  it(title(tmux.title('shows the live view of events tail, and q stops it')), async () => {
+    const tenant = await startFixtureTenant();
+    const terminal = await openTerminal([EXECUTABLE ?? '', 'events', 'tail', '--since', '2d'], {
+      columns: 80,
+      rows: 16,
+      env: { SVCADM_CONFIG_DIR: tenant.configDir(), PATH: terminalPath() },
+    });
+    try {
+      await terminal.waitFor((text) => text.includes('● connected · 4 events'));
+      await terminal.waitFor((text) => (text.split('\n').at(-1) ?? '').includes('q quit'), 10_000, 250);
+      await terminal.keys('q');
+      expect(await terminal.exited()).toBe(0);
+      const lines = (await terminal.screen()).split('\n');
+      expect(lines.filter((line) => line.startsWith('■ stopped: q pressed · 4 events'))).toHaveLength(1);
+      expect(lines.at(-1)).toMatch(/^resume with: svcadm -p \S+ events tail --from \S+$/);
+    } finally {
+      await terminal.close();
+      await tenant.close();
+    }
   });
 });
 
