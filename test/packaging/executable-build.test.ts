@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,14 +22,19 @@ const title = (name: string) =>
 async function twice(codeCache: boolean): Promise<[Buffer, Buffer]> {
   const dir = mkdtempSync(join(tmpdir(), 'svcadm-build-twice-'));
   const built: Buffer[] = [];
-  for (const name of ['one', 'two']) {
-    const outFile = join(dir, name);
-    const result = (await buildExecutable({ root: ROOT, version: '0.0.0-test', outFile, codeCache })) as {
-      nodeVersion: string;
-      sizeBytes: number;
-    };
-    expect(result.nodeVersion).toBe(NODE_VERSION);
-    built.push(readFileSync(outFile));
+  try {
+    for (const name of ['one', 'two']) {
+      const outFile = join(dir, name);
+      const result = (await buildExecutable({ root: ROOT, version: '0.0.0-test', outFile, codeCache })) as {
+        nodeVersion: string;
+        sizeBytes: number;
+      };
+      expect(result.nodeVersion).toBe(NODE_VERSION);
+      built.push(readFileSync(outFile));
+    }
+  } finally {
+    // Two executables of 125 MB each.
+    rmSync(dir, { recursive: true, force: true });
   }
   return [built[0] as Buffer, built[1] as Buffer];
 }
@@ -55,6 +60,7 @@ describe.skipIf(skip || process.platform !== 'linux')('two builds of the executa
     const maker = join(ROOT, 'scripts', 'release', 'program-cache.mjs');
     execFileSync(node, ['--experimental-vm-modules', '--no-warnings', maker, 'program.mjs', 'cache'], { cwd: dir });
     const cache = readFileSync(join(dir, 'cache'));
+    rmSync(dir, { recursive: true, force: true });
     const header = cache.subarray(0, 20);
     const headerSize = cache.length - cache.readUInt32LE(20);
     const withoutCache = (file: Buffer) => {

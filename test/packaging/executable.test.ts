@@ -32,6 +32,8 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
     home = mkdtempSync(join(tmpdir(), 'svcadm-executable-home-'));
     // The background emulator: a child the executable starts of itself (no node on PATH to start one with).
     const started = await runBin(['emulator', '--print-env', '--port', '0', '--seed', '3'], { HOME: home });
+    // Its process id first: stopped after the tests even when a check below fails.
+    emulatorPid = Number(/(?:^|\n)export SVCADM_EMULATOR_PID=(\d+)/.exec(started.stdout)?.[1] ?? 0);
     expect(started.stderr).toMatch(
       /^svcadm emulator: running in the background at http:\/\/127\.0\.0\.1:\d+ \(process \d+\); stop it with: kill "\$SVCADM_EMULATOR_PID"\n$/,
     );
@@ -42,7 +44,7 @@ describe.skipIf(skip)('the single executable, with no node on PATH', () => {
         .split('\n')
         .map((line) => line.slice('export '.length).split('=') as [string, string]),
     );
-    emulatorPid = Number(emulatorEnv.SVCADM_EMULATOR_PID);
+    expect(Number(emulatorEnv.SVCADM_EMULATOR_PID)).toBe(emulatorPid);
   });
   afterAll(() => {
     if (emulatorPid > 0) process.kill(emulatorPid, 'SIGTERM');
