@@ -149,6 +149,8 @@ function keyringAddon(root, dir) {
  */
 export async function buildExecutable({ root, version, outFile, codeCache = true }) {
   const { stripped } = pinnedNode(root);
+  // src/generated/ (the tail's WebAssembly module) is built, not committed; skipped when it is up to date.
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-wasm.js')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const dir = mkdtempSync(join(tmpdir(), 'svcadm-executable-'));
   try {
     await bundleProgram(root, version, dir);
