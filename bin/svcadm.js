@@ -6,6 +6,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = await import('node:fs');
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
+} else if (args[0] === '--svcadm-internal-child-role' && args[1] === 'background-emulator') {
+  // The background emulator, a child role (src/util/child-role.ts; `main` runs the others): it loads the emulator's
+  // entry alone, not the CLI's chunk (docs/decisions/2026-11-28-emulator-built-apart.md).
+  const { serveAsBackgroundChild } = await import('../dist/emulator/server.js');
+  serveAsBackgroundChild();
 } else {
   enableCompileCache();
   // A `--debug` run prints the stack of an unexpected error: with the maps dist/ ships, it names src/ files and

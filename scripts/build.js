@@ -5,34 +5,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { inkWithoutDevtools } from './bundle-plugins.js';
 import { builtinsWithoutImport, oneMainChunk } from './start-up-plugins.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 // Some bundled CommonJS modules call require() for Node's built-ins; ESM output has no require of its own.
 const requireShim = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
-// Ink reads DEV (`process.env['DEV'] === 'true'`) to reach for React's developer tools: it then reads its own
-// package.json beside the module (dist/ has none: the live view crashed) and imports react-devtools-core (not
-// installed). In the bundle the check is false, whatever DEV holds; the user's DEV is left as it is, for the processes
-// svcadm starts too. Ink's devtools.js, unreachable then, is left out (esbuild follows an import it cannot reach). A
-// new Ink whose check reads otherwise fails the build (docs/decisions/2026-11-28-ink-dev-variable.md).
-const INK_DEV_CHECK = "process.env['DEV'] === 'true'";
-const inkWithoutDevtools = {
-  name: 'ink-without-devtools',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
-      args.importer.includes(`${join('node_modules', 'ink')}`)
-        ? { path: 'ink-devtools', namespace: 'empty' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
-    b.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]utils\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(INK_DEV_CHECK)) throw new Error(`${args.path} no longer reads ${INK_DEV_CHECK}`);
-      return { contents: source.replace(INK_DEV_CHECK, 'false'), loader: 'js' };
-    });
-  },
-};
 /** Where the emulator's entry is built, and how the CLI's chunks (all in dist/chunks/) import it. */
 const EMULATOR_ENTRY = { in: 'src/emulator/server.ts', out: 'emulator/server' };
 const EMULATOR_FROM_A_CHUNK = '../emulator/server.js';

@@ -7,6 +7,7 @@ import { outputFailure } from './io/io-streams.js';
 import { outputGrace, withinGrace } from './io/output-grace.js';
 import { Redactor, redactingStream } from './io/redaction.js';
 import { buildProgram } from './program.js';
+import { childRoleOf } from './util/child-role.js';
 
 /** Runs one svcadm invocation and returns its exit code. The one place errors become messages and codes. */
 export async function run(argv: readonly string[], world: Context): Promise<number> {
@@ -68,11 +69,17 @@ function settleColourEnvironment(env: NodeJS.ProcessEnv): void {
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
- * Entry for bin/svcadm.js. Ctrl-C, SIGTERM and SIGHUP all stop the command cleanly through ctx.interrupt (a tail
+ * Entry for bin/svcadm.js (and the single executable). A child process svcadm started for one of its roles
+ * (src/util/child-role.ts) runs that role instead of a command line. Ctrl-C, SIGTERM and SIGHUP all stop the command cleanly through ctx.interrupt (a tail
  * flushes its cursor file and prints where to resume); the interrupt's reason names the signal, and so the exit
  * code. A second signal exits at once.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+  const child = childRoleOf(argv);
+  if (child !== undefined) {
+    const { runChildRole } = await import('./child-roles.js');
+    return runChildRole(child.role, child.args);
+  }
   settleColourEnvironment(process.env);
   const interrupt = new AbortController();
   const handlers = STOP_SIGNALS.map((signal) => {

@@ -1,6 +1,9 @@
 import { createRequire } from 'node:module';
 import type { Env } from '../context.js';
 import { AuthError } from '../errors.js';
+import { childRoleCommand, isSingleExecutable } from '../util/child-role.js';
+import { packageVersion } from '../version.js';
+import { addonFolder, embeddedAddon, KeyringAddonRefused, placeAddon } from './keyring-addon.js';
 import { profilesFile } from './paths.js';
 import type { Profile } from './profile-store.js';
 
@@ -45,30 +48,28 @@ const LOCKED = /\block(ed)?\b|unlock|prompt was dismissed|interaction is not all
 /**
  * Every keyring call is bounded: the binding is synchronous and may wait forever on a locked keyring or a D-Bus that
  * does not answer (measured: the entry's constructor alone blocked 40 s and more on a silent bus), so it runs in a
- * child process that is killed after this long. A call takes about 60 ms (a Node start and one D-Bus round trip).
+ * child process (svcadm's `keyring-call` role: src/config/keyring-call.ts) that is killed after this long. A call
+ * takes about 60 ms (a Node start and one D-Bus round trip).
  */
 export const KEYRING_TIMEOUT_MS = 5_000;
 
-/** The child: one keyring call, its request on stdin (the secret never in argv), its answer on stdout as JSON. */
-const KEYRING_CALL = `
-const { Entry } = require(process.argv[1]);
-const request = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
-let answer;
-try {
-  // Linux: the Secret Service only; the kernel keyring would lose the secret at the next reboot.
-  const entry = new Entry(request.service, request.account, { linux: { store: 'secret-service' } });
-  if (request.op === 'read') answer = { ok: true, value: entry.getPassword() };
-  else if (request.op === 'write') answer = { ok: true, value: entry.setPassword(request.secret) ?? null };
-  else answer = { ok: true, value: entry.deletePassword() };
-} catch (err) {
-  answer = { ok: false, message: String((err && err.message) || err) };
-}
-process.stdout.write(JSON.stringify(answer));
-`;
-
 type KeyringRequest = { op: 'read' } | { op: 'write'; secret: string } | { op: 'remove' };
 
-function bindingPath(): string {
+/**
+ * The binding the child loads: the optional dependency from npm; inside the single executable, its embedded copy
+ * written to svcadm's cache folder (the child checks it again before it loads it).
+ */
+function bindingPath(env: Env): string {
+  if (isSingleExecutable()) {
+    const addon = embeddedAddon();
+    if (addon === undefined) throw new KeyringUnavailable('this svcadm executable carries no keyring module');
+    try {
+      return placeAddon(addonFolder(env, packageVersion()), addon.bytes, addon.sha256);
+    } catch (err) {
+      if (err instanceof KeyringAddonRefused) throw new KeyringUnavailable(err.message);
+      throw err;
+    }
+  }
   try {
     return createRequire(import.meta.url).resolve('@napi-rs/keyring');
   } catch {
@@ -87,7 +88,8 @@ function callKeyring(env: Env, service: string, account: string, request: Keyrin
   }
   // node:child_process is loaded here, for the one keyring call, not at every start-up.
   const { spawnSync } = process.getBuiltinModule('node:child_process');
-  const child = spawnSync(process.execPath, ['-e', KEYRING_CALL, bindingPath()], {
+  const call = childRoleCommand('keyring-call', [bindingPath(env)]);
+  const child = spawnSync(call.file, call.args, {
     input: JSON.stringify({ service, account, ...request }),
     env: { ...env, NODE_OPTIONS: '' },
     timeout: KEYRING_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childRoleCommand } from '../util/child-role.js';
 import type { EmulatorOptions } from './options.js';
 import type { EmulatorFixtures } from './seed-data.js';
 import type { EmulatorClient } from './tokens.js';
@@ -47,27 +48,17 @@ export class BackgroundStartError extends Error {
 const READY_TIMEOUT_MS = 30_000;
 
 /**
- * The child's program: load the emulator module named by its first argument and serve. An import failure is
- * reported over IPC too, so the parent can say why instead of only "it exited".
- */
-const CHILD_PROGRAM = `
-const report = (message) => process.send ? process.send({ failed: { message, code: undefined, usage: false } }, () => process.exit(1)) : process.exit(1);
-import(process.argv[1]).then((m) => m.serveAsBackgroundChild(), (err) => report(String(err && err.message || err)));
-`;
-
-/**
  * Starts an emulator in a detached process (its own session: Ctrl-C in the terminal does not reach it) with no
  * stdio of its own, so a command substitution around the caller ends as soon as the caller does. Resolves when the
- * child listens, after which nothing ties the two processes together.
- *
- * @param moduleUrl the URL of the module exporting `serveAsBackgroundChild` (the emulator's entry)
+ * child listens, after which nothing ties the two processes together. The child is svcadm's `background-emulator`
+ * role (src/util/child-role.ts), which calls `serveAsChild`.
  */
 export function launchInBackground(
-  moduleUrl: string,
   options: BackgroundOptions,
   { env, signal }: { env: NodeJS.ProcessEnv; signal?: AbortSignal | undefined },
 ): Promise<BackgroundEmulator> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD_PROGRAM, moduleUrl], {
+  const role = childRoleCommand('background-emulator');
+  const child = spawn(role.file, role.args, {
     detached: true,
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     env,
@@ -141,7 +132,7 @@ export function serveAsChild(
   start: (options: BackgroundOptions) => Promise<StartedInfo & { close(): Promise<void> }>,
 ): void {
   const send = process.send?.bind(process);
-  if (!send) throw new Error('serveAsBackgroundChild runs only in a process started by launchInBackground');
+  if (!send) throw new Error('the background emulator runs only in a process started by launchInBackground');
   let ready = false;
   process.on('disconnect', () => {
     if (!ready) process.exit(1);

@@ -84,7 +84,7 @@ export function startInBackground(
   options: BackgroundOptions,
   context: { env: NodeJS.ProcessEnv; signal?: AbortSignal | undefined },
 ): Promise<BackgroundEmulator> {
-  return launchInBackground(import.meta.url, options, context);
+  return launchInBackground(options, context);
 }
 
 /** The program of that process. */

@@ -1,19 +1,25 @@
 // Start-up and one-shot request cost of svcadm against floors measured in the same run.
 import './clean-env.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_VERSION } from '../../scripts/release/node-version.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.BENCH_BIN || join(root, 'bin', 'svcadm.js');
 
 export function timeProcess(args, env = {}) {
+  return timeProgram(process.execPath, args, env);
+}
+
+/** `program args…` run once: its wall time and its stdout (rejects on a non-zero exit). */
+export function timeProgram(program, args, env = {}) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => {
@@ -105,6 +111,60 @@ function startupRow(name, floor, mine, main, recorded) {
   return { name, baseline: floor, measured: mine, ratio, target: against, ok: ratio <= bound };
 }
 
+/**
+ * The single executable (`BENCH_EXECUTABLE`, else release/svcadm-<version>-linux-x64 where `npm run release` left it)
+ * and the pinned Node 26 it is built from (release/.cache/, as scripts/release/executable.js fetched it).
+ */
+function executableAndNode26() {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const executable =
+    process.env.BENCH_EXECUTABLE || join(root, 'release', `svcadm-${version}-${process.platform}-${process.arch}`);
+  const node26 = join(root, 'release', '.cache', `node-${NODE_VERSION}`, 'node_modules', 'node', 'bin', 'node');
+  return existsSync(executable) && existsSync(node26) ? { executable, node26 } : undefined;
+}
+
+/** The executable's target against Node 26's `node -e 0` (issue 39). */
+const EXECUTABLE_VERSION_TARGET = 1.1;
+
+/**
+ * The executable's rows, in the same run as the rest: `--version` against Node 26's `node -e 0`, and `policies get
+ * -o json` with a cached token against the npm package run by the same Node 26 (bin/svcadm.js, its compile cache
+ * on). "No slower" is held with the rows' noise (+5%) and said as such.
+ */
+async function executableRows(pairs, env, id) {
+  const found = executableAndNode26();
+  if (found === undefined) {
+    return ['the executable: not measured (run npm run release, or set BENCH_EXECUTABLE to an executable)'];
+  }
+  const { executable, node26 } = found;
+  const [node0, version] = await interleaved(pairs, [
+    () => timeProgram(node26, ['-e', '0']),
+    () => timeProgram(executable, ['--version']),
+  ]);
+  const [npm26, exe] = await interleaved(pairs, [
+    () => timeProgram(node26, [BIN, 'policies', 'get', id, '-o', 'json'], env),
+    () => timeProgram(executable, ['policies', 'get', id, '-o', 'json'], env),
+  ]);
+  return [
+    {
+      name: `the executable's --version vs Node ${NODE_VERSION}'s node -e 0`,
+      baseline: node0,
+      measured: version,
+      ratio: version / node0,
+      target: `<= ${EXECUTABLE_VERSION_TARGET}x`,
+      ok: version / node0 <= EXECUTABLE_VERSION_TARGET,
+    },
+    {
+      name: `policies get -o json (cached token): the executable vs Node ${NODE_VERSION} running bin/svcadm.js`,
+      baseline: npm26,
+      measured: exe,
+      ratio: exe / npm26,
+      target: `<= 1.00x, no slower (held at ${NOISE.toFixed(2)}x, the rows' noise)`,
+      ok: exe / npm26 <= NOISE,
+    },
+  ];
+}
+
 export async function run({ pairs = 11 } = {}) {
   const { startEmulator } = await import('../../dist/emulator/server.js');
   const emu = await startEmulator({ port: 0, rateLimit: 0 });
@@ -136,7 +196,9 @@ export async function run({ pairs = 11 } = {}) {
       () => timeProcess(['-e', FLOOR_GET], target),
       () => timeProcess(['-e', UNDICI_GET], { ...target, UNDICI: createRequire(import.meta.url).resolve('undici') }),
     );
+    const executable = await executableRows(pairs, env, id);
     return [
+      ...executable,
       startupRow('svcadm --version vs node -e 0', floorVersion, versions[0], versions[1], MAIN_CLEAN.version),
       startupRow('policies get -o json (cached token) vs node:http GET', floorGet, gets[0], gets[1], MAIN_CLEAN.get),
       ...(MAIN_BIN === undefined

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Clock } from '../../src/clock.js';
 import type { Context, InStream, OutStream } from '../../src/context.js';
@@ -102,17 +102,40 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
 
 export const BIN = join(import.meta.dirname, '..', '..', 'bin', 'svcadm.js');
 
-/** Spawns the built binary (run `npm run build` first; `npm test` does). */
+/**
+ * The single executable under test (`SVCADM_TEST_EXECUTABLE=<path>`, built by scripts/release/executable.js), or
+ * undefined: then `runBin` runs the npm package's launcher under the Node running the tests.
+ */
+export const EXECUTABLE = process.env.SVCADM_TEST_EXECUTABLE
+  ? resolvePath(process.env.SVCADM_TEST_EXECUTABLE)
+  : undefined;
+
+/** PATH without the folders that hold a `node`: what the executable runs with, as on a machine without Node. */
+export function pathWithoutNode(path = process.env.PATH ?? ''): string {
+  return path
+    .split(delimiter)
+    .filter((dir) => dir !== '' && !existsSync(join(dir, 'node')))
+    .join(delimiter);
+}
+
+/** How `svcadm argv…` is started: the executable (with no `node` on PATH) or `node bin/svcadm.js`. */
+export function svcadmCommand(argv: readonly string[]): { file: string; args: string[]; path: string | undefined } {
+  if (EXECUTABLE !== undefined) return { file: EXECUTABLE, args: [...argv], path: pathWithoutNode() };
+  return { file: process.execPath, args: [BIN, ...argv], path: process.env.PATH };
+}
+
+/** Spawns the built binary (run `npm run build` first; `npm test` does), or the executable under test. */
 export function runBin(
   argv: string[],
   env: Record<string, string | undefined> = {},
   stdin?: string,
 ): Promise<CliResult> {
+  const command = svcadmCommand(argv);
   return new Promise((resolve) => {
     const child = execFile(
-      process.execPath,
-      [BIN, ...argv],
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      command.file,
+      command.args,
+      { env: { PATH: command.path, HOME: process.env.HOME, ...env }, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;
         resolve({ code, stdout, stderr });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { runBin, tempConfigDir } from '../helpers/run-cli.js';
+import { EXECUTABLE, runBin, tempConfigDir } from '../helpers/run-cli.js';
 
 // A smoke of every command with the built binary under the Node running the tests: .ci/run runs this file under
-// Node 22 and 24 too. Each command succeeds against the emulator and, with --quiet, writes nothing to stderr: no
+// Node 22, 24 and 26 too, and against the single executable (SVCADM_TEST_EXECUTABLE, with no `node` on PATH). Each
+// command succeeds against the emulator and, with --quiet, writes nothing to stderr: no
 // warning, from svcadm or from Node.
 
 interface CatalogCommand {
@@ -69,26 +70,29 @@ function invocations(): Record<string, string[][]> {
   };
 }
 
-describe(`every command under Node ${process.versions.node}`, () => {
-  it('succeeds against the emulator with nothing on stderr', async () => {
-    const catalog = await runBin(['commands', '--json'], env);
-    expect(catalog.code).toBe(0);
-    const all = leaves((JSON.parse(catalog.stdout) as { commands: CatalogCommand[] }).commands);
-    const table = invocations();
-    const failures: string[] = [];
-    for (const words of all) {
-      const key = words.join(' ');
-      for (const argv of table[key] ?? [[...words, '--help']]) {
-        // stdin: the secret `profiles add --client-secret-stdin` reads; the other commands do not read it.
-        // --quiet: notices (`Now using profile …`) are chatter; a warning, from svcadm or Node, still shows.
-        const r = await runBin(['--quiet', ...argv], env, emu.admin.clientSecret);
-        if (r.code !== 0 || r.stderr !== '') {
-          failures.push(`svcadm ${argv.join(' ')}: exit ${r.code}, stderr ${JSON.stringify(r.stderr.slice(0, 300))}`);
+describe(
+  EXECUTABLE ? `every command of the executable ${EXECUTABLE}` : `every command under Node ${process.versions.node}`,
+  () => {
+    it('succeeds against the emulator with nothing on stderr', async () => {
+      const catalog = await runBin(['commands', '--json'], env);
+      expect(catalog.code).toBe(0);
+      const all = leaves((JSON.parse(catalog.stdout) as { commands: CatalogCommand[] }).commands);
+      const table = invocations();
+      const failures: string[] = [];
+      for (const words of all) {
+        const key = words.join(' ');
+        for (const argv of table[key] ?? [[...words, '--help']]) {
+          // stdin: the secret `profiles add --client-secret-stdin` reads; the other commands do not read it.
+          // --quiet: notices (`Now using profile …`) are chatter; a warning, from svcadm or Node, still shows.
+          const r = await runBin(['--quiet', ...argv], env, emu.admin.clientSecret);
+          if (r.code !== 0 || r.stderr !== '') {
+            failures.push(`svcadm ${argv.join(' ')}: exit ${r.code}, stderr ${JSON.stringify(r.stderr.slice(0, 300))}`);
+          }
         }
       }
-    }
-    expect(failures).toEqual([]);
-    // Every command of the table is one the tree has: none is smoked through --help by mistake.
-    expect(Object.keys(table).filter((key) => !all.some((words) => words.join(' ') === key))).toEqual([]);
-  }, 120_000);
-});
+      expect(failures).toEqual([]);
+      // Every command of the table is one the tree has: none is smoked through --help by mistake.
+      expect(Object.keys(table).filter((key) => !all.some((words) => words.join(' ') === key))).toEqual([]);
+    }, 120_000);
+  },
+);

@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe('an emulator started by svcadm emulator --print-env', () => {
-  it('loads the emulator entry alone: not the CLI chunk, not a chunk shared with it', async () => {
+  it('loads the launcher and the emulator entry alone: not the CLI chunk, not a chunk shared with it', async () => {
     const dir = tempConfigDir();
     writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
     writeFileSync(join(dir, 'register.mjs'), REGISTER);
@@ -45,6 +45,6 @@ describe('an emulator started by svcadm emulator --print-env', () => {
       .trimEnd()
       .split('\n')
       .map((url) => relative(ROOT, fileURLToPath(url)));
-    expect(loaded).toEqual(['dist/emulator/server.js']);
+    expect(loaded).toEqual(['bin/svcadm.js', 'dist/emulator/server.js']);
   });
 });
