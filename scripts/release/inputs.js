@@ -49,7 +49,7 @@ function addChecksum(value, checksums, builtHere) {
   }
   const [, target, hex] = match;
   if (!TARGETS.includes(target)) {
-    throw new ReleaseInputError(`--sha256 ${shown(value)}: unknown target; one of ${TARGETS.join(', ')}`);
+    throw new ReleaseInputError(`--sha256 ${shown(target)}: unknown target; one of ${TARGETS.join(', ')}`);
   }
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
     throw new ReleaseInputError(`--sha256 ${target}: the checksum must be 64 hexadecimal digits, not ${shown(hex)}`);
