@@ -1,5 +1,5 @@
 // `npm run release`: builds release/ for this machine's target from the committed completions and manual page and
-// the single executable (./executable.js): the executable, its .tar.gz, the .deb on Linux, BUILD-INFO (the Node
+// the single executable (./executable.js): the executable, its .tar.gz, the .deb on Linux, the build info (the Node
 // version inside), SHA256SUMS, and, given where the downloads will be, the Homebrew formula and the Scoop manifest
 // (docs/decisions/2026-11-28-release-packages.md).
 import { execFile } from 'node:child_process';
@@ -129,8 +129,8 @@ export async function release({
     ...(commit ? [`COMMIT=${commit}`] : []),
     `SOURCE_DATE_EPOCH=${mtime}`,
   ];
-  await writeFile(at('BUILD-INFO'), `${buildInfo.join('\n')}\n`);
-  written.push('BUILD-INFO');
+  await writeFile(at(names.buildInfo), `${buildInfo.join('\n')}\n`);
+  written.push(names.buildInfo);
 
   const sums = {};
   for (const name of written) sums[name] = await sha256Of(at(name));

@@ -27,6 +27,8 @@ export function describeTarget(target, version) {
     // Windows gets the executable alone (Scoop renames it on download); the others a tarball too.
     tarball: os === 'windows' ? undefined : `${base}.tar.gz`,
     tarballFolder: base,
+    /** What the build was made from: the Node version inside, the commit, the time stamped on the files. */
+    buildInfo: `${base}.build-info`,
     deb: os === 'linux' ? `svcadm_${version}_${DEB_ARCH[arch]}.deb` : undefined,
     debArch: os === 'linux' ? DEB_ARCH[arch] : undefined,
     /** The file users download for this target: what the formula and the manifest point at. */

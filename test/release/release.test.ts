@@ -9,7 +9,7 @@ import { release } from '../../scripts/release/index.js';
 import { requireProgram } from '../helpers/requires.js';
 
 // `npm run release` with a stand-in for the single executable (a shell script that prints the version): the
-// tarball, the .deb, SHA256SUMS, BUILD-INFO, the Homebrew formula and the Scoop manifest, read back with tar,
+// tarball, the .deb, SHA256SUMS, the build info, the Homebrew formula and the Scoop manifest, read back with tar,
 // dpkg-deb and sha256sum. The real executable is built and installed by .ci/run.
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -95,18 +95,18 @@ beforeAll(async () => {
 });
 
 describe.skipIf(dpkgDeb.missing)(dpkgDeb.title('npm run release, with a stand-in executable'), () => {
-  it('writes the executable, its tarball, the .deb, BUILD-INFO, SHA256SUMS and the formula, and nothing else', () => {
+  it('writes the executable, its tarball, the .deb, the build info, SHA256SUMS and the formula, and nothing else', () => {
     expect(written).toEqual([
       'svcadm-1.2.3-linux-x64',
       'svcadm-1.2.3-linux-x64.tar.gz',
       'svcadm_1.2.3_amd64.deb',
-      'BUILD-INFO',
+      'svcadm-1.2.3-linux-x64.build-info',
       'SHA256SUMS',
       'svcadm.rb',
     ]);
     expect(readdirSync(out).sort()).toEqual([...written].sort());
     expect(notes).toEqual([]);
-    expect(readFileSync(join(out, 'BUILD-INFO'), 'utf8')).toBe(
+    expect(readFileSync(join(out, 'svcadm-1.2.3-linux-x64.build-info'), 'utf8')).toBe(
       'SVCADM_VERSION=1.2.3\nTARGET=linux-x64\nNODE_VERSION=26.0.0\nCOMMIT=0123456789abcdef0123456789abcdef01234567\nSOURCE_DATE_EPOCH=1795874780\n',
     );
   });
@@ -219,19 +219,24 @@ describe.skipIf(dpkgDeb.missing)(dpkgDeb.title('npm run release, with a stand-in
 
   it('lists every download in SHA256SUMS, which sha256sum -c checks, and which catches a changed file', async () => {
     expect(readFileSync(join(out, 'SHA256SUMS'), 'utf8')).toBe(
-      ['BUILD-INFO', 'svcadm-1.2.3-linux-x64', 'svcadm-1.2.3-linux-x64.tar.gz', 'svcadm_1.2.3_amd64.deb']
+      [
+        'svcadm-1.2.3-linux-x64',
+        'svcadm-1.2.3-linux-x64.build-info',
+        'svcadm-1.2.3-linux-x64.tar.gz',
+        'svcadm_1.2.3_amd64.deb',
+      ]
         .map((name) => `${sha256(join(out, name))}  ${name}\n`)
         .join(''),
     );
     expect((await run('sha256sum', ['-c', 'SHA256SUMS'], { cwd: out })).stdout).toBe(
-      'BUILD-INFO: OK\nsvcadm-1.2.3-linux-x64: OK\nsvcadm-1.2.3-linux-x64.tar.gz: OK\nsvcadm_1.2.3_amd64.deb: OK\n',
+      'svcadm-1.2.3-linux-x64: OK\nsvcadm-1.2.3-linux-x64.build-info: OK\nsvcadm-1.2.3-linux-x64.tar.gz: OK\nsvcadm_1.2.3_amd64.deb: OK\n',
     );
     const copy = await build('changed');
     appendFileSync(join(copy, 'svcadm_1.2.3_amd64.deb'), 'x');
     await expect(run('sha256sum', ['-c', 'SHA256SUMS'], { cwd: copy })).rejects.toMatchObject({
       code: 1,
       stdout:
-        'BUILD-INFO: OK\nsvcadm-1.2.3-linux-x64: OK\nsvcadm-1.2.3-linux-x64.tar.gz: OK\nsvcadm_1.2.3_amd64.deb: FAILED\n',
+        'svcadm-1.2.3-linux-x64: OK\nsvcadm-1.2.3-linux-x64.build-info: OK\nsvcadm-1.2.3-linux-x64.tar.gz: OK\nsvcadm_1.2.3_amd64.deb: FAILED\n',
     });
   });
 
@@ -312,9 +317,9 @@ end
     const none = await build('no-base-url');
     expect(notes).toEqual(['svcadm.rb not written: no --base-url (where the downloads will be published)']);
     expect(readdirSync(none).sort()).toEqual([
-      'BUILD-INFO',
       'SHA256SUMS',
       'svcadm-1.2.3-linux-x64',
+      'svcadm-1.2.3-linux-x64.build-info',
       'svcadm-1.2.3-linux-x64.tar.gz',
       'svcadm_1.2.3_amd64.deb',
     ]);
