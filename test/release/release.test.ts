@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { release } from '../../scripts/release/index.js';
+import { ReleaseEnvironmentError, release } from '../../scripts/release/index.js';
 import { requireProgram } from '../helpers/requires.js';
 
 // `npm run release` with a stand-in for the single executable (a shell script that prints the version): the
@@ -348,6 +348,99 @@ end
 }
 `);
     expect(written).toContain('svcadm.json');
+  });
+});
+
+describe.skipIf(dpkgDeb.missing)(dpkgDeb.title('npm run release on runners of other kinds'), () => {
+  // Only linux-x64 is built here; these runs name another target to show what its runner would make.
+  async function buildFor(target: string, name: string) {
+    const outDir = join(work, name);
+    notes = [];
+    const files = await release({
+      root,
+      outDir,
+      target,
+      sourceDateEpoch: EPOCH,
+      baseUrl: 'https://downloads.example.com/svcadm/v1.2.3',
+      buildExecutable: standIn,
+      log: (line) => notes.push(line),
+    });
+    return { outDir, files };
+  }
+
+  it('linux-arm64: a .deb for arm64, and the formula on Linux on ARM from this build', async () => {
+    const { outDir, files } = await buildFor('linux-arm64', 'linux-arm64');
+    expect(files).toEqual([
+      'svcadm-1.2.3-linux-arm64',
+      'svcadm-1.2.3-linux-arm64.tar.gz',
+      'svcadm_1.2.3_arm64.deb',
+      'svcadm-1.2.3-linux-arm64.build-info',
+      'SHA256SUMS',
+      'svcadm.rb',
+    ]);
+    expect((await run('dpkg-deb', ['-f', join(outDir, 'svcadm_1.2.3_arm64.deb'), 'Architecture'])).stdout).toBe(
+      'arm64\n',
+    );
+    expect(notes).toEqual(['svcadm.rb leaves out darwin-arm64, darwin-x64, linux-x64: no --sha256 for them']);
+    expect(readFileSync(join(outDir, 'svcadm.rb'), 'utf8')).toContain(`  on_linux do
+    on_arm do
+      url "https://downloads.example.com/svcadm/v1.2.3/svcadm-1.2.3-linux-arm64.tar.gz"
+      sha256 "${sha256(join(outDir, 'svcadm-1.2.3-linux-arm64.tar.gz'))}"
+    end
+  end
+`);
+  });
+
+  it('darwin-arm64: the executable and its tarball, no .deb', async () => {
+    const { files } = await buildFor('darwin-arm64', 'darwin-arm64');
+    expect(files).toEqual([
+      'svcadm-1.2.3-darwin-arm64',
+      'svcadm-1.2.3-darwin-arm64.tar.gz',
+      'svcadm-1.2.3-darwin-arm64.build-info',
+      'SHA256SUMS',
+      'svcadm.rb',
+    ]);
+  });
+
+  it('windows-x64: the .exe alone, and the Scoop manifest from this build, with no formula', async () => {
+    const { outDir, files } = await buildFor('windows-x64', 'windows-x64');
+    expect(files).toEqual([
+      'svcadm-1.2.3-windows-x64.exe',
+      'svcadm-1.2.3-windows-x64.build-info',
+      'SHA256SUMS',
+      'svcadm.json',
+    ]);
+    expect(notes).toEqual(['svcadm.rb not written: no macOS or Linux checksum']);
+    expect(readFileSync(join(outDir, 'svcadm.json'), 'utf8')).toContain(
+      `"hash": "${sha256(join(outDir, 'svcadm-1.2.3-windows-x64.exe'))}"`,
+    );
+  });
+});
+
+describe('npm run release on a machine without dpkg-deb', () => {
+  it('says so in one line before building anything', async () => {
+    // A PATH with nothing on it: dpkg-deb is not found.
+    const path = process.env.PATH;
+    process.env.PATH = join(work, 'empty-path');
+    let built = false;
+    try {
+      await expect(
+        release({
+          root,
+          outDir: join(work, 'no-dpkg'),
+          target: 'linux-x64',
+          sourceDateEpoch: EPOCH,
+          buildExecutable: async (options) => {
+            built = true;
+            return standIn(options);
+          },
+        }),
+      ).rejects.toThrow(new ReleaseEnvironmentError('dpkg-deb is not installed: the release runs it'));
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(built).toBe(false);
+    expect(readdirSync(work)).not.toContain('no-dpkg');
   });
 });
 
