@@ -98,22 +98,7 @@ export async function release({
   written.push(names.executable);
 
   if (names.tarball) {
-    const top = names.tarballFolder;
-    const file = (name, source, mode = 0o644) => ({ name: `${top}/${name}`, source, mode });
-    // Sorted by name, as `LC_ALL=C sort` would.
-    const entries = [
-      { name: `${top}/`, mode: 0o755 },
-      file('LICENSE', join(root, 'LICENSE')),
-      file('README.md', join(root, 'README.md')),
-      { name: `${top}/completions/`, mode: 0o755 },
-      file('completions/_svcadm', join(root, 'completions', '_svcadm')),
-      file('completions/svcadm.bash', join(root, 'completions', 'svcadm.bash')),
-      file('completions/svcadm.fish', join(root, 'completions', 'svcadm.fish')),
-      { name: `${top}/man/`, mode: 0o755 },
-      file('man/svcadm.1', join(root, 'man', 'svcadm.1')),
-      file('svcadm', executable, 0o755),
-    ];
-    await writeTarball(at(names.tarball), entries, mtime);
+    await writeTarball(at(names.tarball), tarballEntries(names.tarballFolder, root, executable), mtime);
     written.push(names.tarball);
   }
 
@@ -132,32 +117,62 @@ export async function release({
   await writeFile(at(names.buildInfo), `${buildInfo.join('\n')}\n`);
   written.push(names.buildInfo);
 
-  const sums = {};
-  for (const name of written) sums[name] = await sha256Of(at(name));
-  const sorted = Object.keys(sums).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  await writeFile(at('SHA256SUMS'), sorted.map((name) => `${sums[name]}  ${name}\n`).join(''));
+  const sums = await writeChecksums(outDir, written);
   written.push('SHA256SUMS');
 
   if (baseUrl === undefined) {
     log('svcadm.rb not written: no --base-url (where the downloads will be published)');
   } else {
     const all = { ...checksums, [target]: sums[names.download] };
-    const formula = homebrewFormula({ version, baseUrl, checksums: all, ...meta });
-    const missing = TARGETS.filter((t) => !t.startsWith('windows-') && !all[t]);
-    if (formula === undefined) {
-      log('svcadm.rb not written: no macOS or Linux checksum');
-    } else {
-      if (missing.length) log(`svcadm.rb leaves out ${missing.join(', ')}: no --sha256 for them`);
-      await writeFile(at('svcadm.rb'), formula);
-      written.push('svcadm.rb');
-    }
-    const manifest = scoopManifest({ version, baseUrl, checksums: all, ...meta });
-    if (manifest !== undefined) {
-      await writeFile(at('svcadm.json'), manifest);
-      written.push('svcadm.json');
-    }
+    written.push(...(await writeFormulaAndManifest(outDir, { version, baseUrl, checksums: all, meta, log })));
   }
   for (const name of written) await utimes(at(name), mtime, mtime);
+  return written;
+}
+
+/** The tarball's entries under its top folder, sorted by name as `LC_ALL=C sort` would. */
+function tarballEntries(top, root, executable) {
+  const file = (name, source, mode = 0o644) => ({ name: `${top}/${name}`, source, mode });
+  return [
+    { name: `${top}/`, mode: 0o755 },
+    file('LICENSE', join(root, 'LICENSE')),
+    file('README.md', join(root, 'README.md')),
+    { name: `${top}/completions/`, mode: 0o755 },
+    file('completions/_svcadm', join(root, 'completions', '_svcadm')),
+    file('completions/svcadm.bash', join(root, 'completions', 'svcadm.bash')),
+    file('completions/svcadm.fish', join(root, 'completions', 'svcadm.fish')),
+    { name: `${top}/man/`, mode: 0o755 },
+    file('man/svcadm.1', join(root, 'man', 'svcadm.1')),
+    file('svcadm', executable, 0o755),
+  ];
+}
+
+/** Writes SHA256SUMS over `names` (sorted bytewise, as sha256sum -c reads it); answers the checksums by name. */
+async function writeChecksums(outDir, names) {
+  const sums = {};
+  for (const name of names) sums[name] = await sha256Of(join(outDir, name));
+  const sorted = Object.keys(sums).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  await writeFile(join(outDir, 'SHA256SUMS'), sorted.map((name) => `${sums[name]}  ${name}\n`).join(''));
+  return sums;
+}
+
+/** Writes svcadm.rb and svcadm.json where they have a target to hold; answers the names written. */
+async function writeFormulaAndManifest(outDir, { version, baseUrl, checksums, meta, log }) {
+  const written = [];
+  const formula = homebrewFormula({ version, baseUrl, checksums, ...meta });
+  if (formula === undefined) {
+    log('svcadm.rb not written: no macOS or Linux checksum');
+  } else {
+    const missing = TARGETS.filter((t) => !t.startsWith('windows-') && !checksums[t]);
+    if (missing.length) log(`svcadm.rb leaves out ${missing.join(', ')}: no --sha256 for them`);
+    await writeFile(join(outDir, 'svcadm.rb'), formula);
+    written.push('svcadm.rb');
+  }
+  const manifest = scoopManifest({ version, baseUrl, checksums, ...meta });
+  if (manifest !== undefined) {
+    await writeFile(join(outDir, 'svcadm.json'), manifest);
+    written.push('svcadm.json');
+  }
   return written;
 }
 
