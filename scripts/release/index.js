@@ -67,7 +67,7 @@ export class ReleaseEnvironmentError extends Error {}
 /**
  * Builds `outDir` (emptied first) for `target`. `buildExecutable({ root, version, outFile })` makes the single
  * executable and answers `{ nodeVersion }`. `checksums` are the other targets' downloads, by target; with no
- * `baseUrl`, neither the formula nor the manifest is written. `log` takes the notes for stderr. Answers the files
+ * `baseUrl`, the formula and the manifest point at `outDir` (`file://`). `log` takes the notes for stderr. Answers the files
  * written, in order.
  */
 export async function release({
@@ -120,12 +120,11 @@ export async function release({
   const sums = await writeChecksums(outDir, written);
   written.push('SHA256SUMS');
 
-  if (baseUrl === undefined) {
-    log('svcadm.rb not written: no --base-url (where the downloads will be published)');
-  } else {
-    const all = { ...checksums, [target]: sums[names.download] };
-    written.push(...(await writeFormulaAndManifest(outDir, { version, baseUrl, checksums: all, meta, log })));
-  }
+  // Without the address of the published downloads, the formula installs from this folder (a local tap).
+  const downloads = baseUrl ?? pathToFileURL(outDir).href;
+  if (baseUrl === undefined) log(`svcadm.rb installs from ${downloads}: give --base-url for the published downloads`);
+  const all = { ...checksums, [target]: sums[names.download] };
+  written.push(...(await writeFormulaAndManifest(outDir, { version, baseUrl: downloads, checksums: all, meta, log })));
   for (const name of written) await utimes(at(name), mtime, mtime);
   return written;
 }

@@ -8,7 +8,8 @@ export class ReleaseInputError extends Error {}
 export const USAGE = `Usage: npm run release -- [--base-url <https-url>] [--sha256 <target>=<sha256>]...
 
 Builds release/ for this machine's target: the single executable, its .tar.gz, the .deb (Linux), the build info,
-SHA256SUMS, and the Homebrew formula svcadm.rb (with --base-url); svcadm.json (Scoop) when a Windows checksum is given.
+SHA256SUMS, and the Homebrew formula svcadm.rb (installing from release/ itself without --base-url); svcadm.json
+(Scoop) when a Windows checksum is given.
 
   --base-url <https-url>        where the downloads will be published (env SVCADM_RELEASE_BASE_URL)
   --sha256 <target>=<sha256>    the checksum of a target built on another runner (repeatable); targets:

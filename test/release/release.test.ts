@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReleaseEnvironmentError, release } from '../../scripts/release/index.js';
@@ -313,16 +314,24 @@ end
     expect(existsIn(only, 'svcadm.json')).toBe(false);
   });
 
-  it('writes neither formula nor manifest without a base URL, and says so', async () => {
+  it('without a base URL, writes a formula that installs from the release folder, and says so', async () => {
     const none = await build('no-base-url');
-    expect(notes).toEqual(['svcadm.rb not written: no --base-url (where the downloads will be published)']);
+    const folder = pathToFileURL(none).href;
+    expect(notes).toEqual([
+      `svcadm.rb installs from ${folder}: give --base-url for the published downloads`,
+      'svcadm.rb leaves out darwin-arm64, darwin-x64, linux-arm64: no --sha256 for them',
+    ]);
     expect(readdirSync(none).sort()).toEqual([
       'SHA256SUMS',
       'svcadm-1.2.3-linux-x64',
       'svcadm-1.2.3-linux-x64.build-info',
       'svcadm-1.2.3-linux-x64.tar.gz',
+      'svcadm.rb',
       'svcadm_1.2.3_amd64.deb',
     ]);
+    expect(readFileSync(join(none, 'svcadm.rb'), 'utf8')).toContain(
+      `      url "${folder}/svcadm-1.2.3-linux-x64.tar.gz"\n`,
+    );
   });
 
   it('writes the Scoop manifest when a Windows checksum is given', async () => {
