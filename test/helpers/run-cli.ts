@@ -141,6 +141,8 @@ export function runBin(
         resolve({ code, stdout, stderr });
       },
     );
+    // A child that exits before reading its input (a refused option) closes the pipe: EPIPE is no failure of the test.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(stdin ?? '');
   });
 }
