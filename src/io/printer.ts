@@ -366,7 +366,10 @@ export class Printer {
   async #value(value: unknown, items: readonly unknown[]): Promise<void> {
     if (this.#format === 'ndjson') return this.#lines(items);
     const shaped = this.#shape(value);
-    if (this.#format === 'raw') return this.#io.write(rawText(shaped));
+    if (this.#format === 'raw') {
+      if (shaped === null) return this.#rawNull();
+      return this.#io.write(rawText(shaped));
+    }
     if (this.#format === 'yaml') {
       const { yamlDocument } = await import('../render/yaml-text.js');
       return this.#io.write(yamlDocument(shaped));
@@ -405,6 +408,15 @@ export class Printer {
     this.#io.notice(
       `--query '${neutralize(this.#query.text)}' matched nothing in ${items} (a misspelt field gives nothing; -o json without --query shows the fields)`,
     );
+  }
+
+  /**
+   * `-o raw` of a `null` result prints nothing, so that `id=$(…)` is empty rather than the word `null`; one notice says
+   * why (cli.md "Raw output", round 5; docs/decisions/2026-11-28-raw-null-prints-nothing.md). Exit stays 0.
+   */
+  #rawNull(): void {
+    const what = this.#query ? `--query '${neutralize(this.#query.text)}' matched nothing` : 'the result is null';
+    this.#io.notice(`${what}: nothing printed (-o raw prints nothing for null; -o json prints null)`);
   }
 
   /** JSON is coloured on a terminal only (never piped, even with FORCE_COLOR: it is read by programs there). */
