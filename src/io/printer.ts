@@ -456,7 +456,7 @@ export class Printer {
       if (text !== '') await this.#io.write(text);
       return;
     }
-    if (this.#format === 'ndjson') return;
+    if (this.#format === 'ndjson' || this.#format === 'raw') return;
     const entries = output.entries(profiles);
     if (this.#format === 'yaml') {
       const { yamlDocument } = await import('../render/yaml-text.js');

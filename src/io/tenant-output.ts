@@ -112,6 +112,21 @@ export function tenantStderr(io: IOStreams, profile: string): Writable {
   });
 }
 
+/**
+ * A tenant's `-o raw` lines on the shared stdout as they come, each `<profile>\t<value>` (cli.md "Many tenants"). The
+ * tenant's raw text is already one value a line, a tab or a line break in a string written escaped (`rawText`), so
+ * the tab after the profile is the only one on the line.
+ */
+function rawLines(io: IOStreams, profile: string): Writable {
+  return new LineWriter((lines) => {
+    const text = lines
+      .filter((line) => line !== '')
+      .map((line) => `${profile}\t${line}\n`)
+      .join('');
+    return text === '' ? undefined : io.write(text);
+  });
+}
+
 /** A tenant's printed JSON as a value (null when it printed nothing: an answer without a body). */
 function resultValue(pieces: readonly string[]): unknown {
   const text = pieces.join('');
@@ -168,6 +183,7 @@ export class TenantOutput {
       });
       return { stdout, stderr, collect: undefined };
     }
+    if (this.#format === 'raw') return { stdout: rawLines(io, profile), stderr, collect: undefined };
     const collector = new TextCollector();
     if (this.#isTable) {
       const tables: TableSpec[] = [];
@@ -195,6 +211,11 @@ export class TenantOutput {
     this.#texts.delete(profile);
     const { error } = envelope;
     if (this.#format === 'ndjson') return this.#io.write(jsonLine({ profile, error }));
+    // raw is data: the failure is the `{"profile","error"}` line a merged tail writes on stderr.
+    if (this.#format === 'raw') {
+      this.#io.stderr.write(jsonLine({ profile, error }));
+      return;
+    }
     if (!this.#isTable) {
       this.#entries.set(profile, { profile, domain: domain ?? null, error });
       return;

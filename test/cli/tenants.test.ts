@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { answerJson, CLIENT_ID, CLIENT_SECRET, startHostileServer } from '../helpers/hostile-server.js';
 import { json, refusedPort, startLoopback } from '../helpers/loopback-server.js';
 import { configWithProfiles, type ProfileSpec, runCli } from '../helpers/run-cli.js';
 
@@ -191,6 +192,40 @@ describe('outputs', () => {
       stdout: `- profile: dev\n  domain: ${host(a)}\n  result: ${POLICY}\n- profile: prod\n  domain: ${host(b)}\n  result: ${POLICY}\n`,
       stderr: '',
     });
+  });
+
+  it('raw: one value a line, <profile> and a tab before it; a value never spans lines nor holds a raw tab; a failed tenant one JSON line on stderr', async () => {
+    const server = await startHostileServer({
+      api: answerJson(200, [
+        { user_id: 'u1\tx\ny\x1b[2J', email: 'alice@example.com' },
+        { user_id: 'u2', email: 'alice@example.com' },
+      ]),
+    });
+    const down = await refusedPort();
+    try {
+      const dir = configWithProfiles({
+        evil: { domain: server.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+        good: admin(a),
+        down: { domain: `http://127.0.0.1:${down}`, clientId: 'x', clientSecret: 'y' },
+      });
+      const words = ['users', 'find', '--email', 'alice@example.com', '-o', 'raw', '--max-retries', '0'];
+      const r = await runCli(['--profiles', '*', '--parallel', '1', ...words, '--query', '[].user_id'], {
+        env: { SVCADM_CONFIG_DIR: dir },
+      });
+      expect(r.code).toBe(9);
+      expect(r.stdout).toBe('evil\tu1\\tx\\ny\\x1b[2J\nevil\tu2\ngood\tdb|user-0001\ngood\tdb|user-0036\n');
+      expect(r.stderr).toBe(
+        `{"profile":"down","error":{"status":null,"code":"network","message":"connection refused by 127.0.0.1:${down}","exit_code":7}}\n` +
+          '{"error":{"status":null,"code":"tenants_failed","message":"1 of 3 tenants failed: down (exit 7)","exit_code":9}}\n',
+      );
+      // Anything but a scalar is one line of compact JSON after the tab.
+      const whole = await runCli(['--profiles', 'good', ...words, '--query', '[0].{id: user_id}'], {
+        env: { SVCADM_CONFIG_DIR: dir },
+      });
+      expect(whole).toEqual({ code: 0, stdout: 'good\t{"id":"db|user-0001"}\n', stderr: '' });
+    } finally {
+      await server.close();
+    }
   });
 
   it('ndjson: one {"profile","item"} line per item, each tenant in its own order', async () => {
