@@ -10,7 +10,7 @@ import { exitCodeFor } from '../error-codes.js';
 import { CliError, type ErrorKind, Interrupted, interruption, TenantsFailed } from '../errors.js';
 import type { Globals, TenantPatterns } from '../global-options.js';
 import { errorEnvelope } from '../io/error-report.js';
-import { TenantOutput, type TenantStreams, tenantStderr } from '../io/tenant-output.js';
+import { cancelledError, TenantOutput, type TenantStreams, tenantStderr } from '../io/tenant-output.js';
 import type { TableSpec } from '../render/table-model.js';
 import { runBounded } from '../util/bounded-runs.js';
 import type { Invocation } from './invocation.js';
@@ -227,9 +227,12 @@ async function runEach(
 
   await runBounded(list, globals.parallel, runOne, signal);
   if (ctx.interrupt.aborted) throw interruption(ctx.interrupt);
-  for (const { profile } of list) {
+  // Every tenant --fail-fast stopped before it finished has its `cancelled` entry (cli.md "Many tenants", round 5).
+  const why = `stopped by --fail-fast: ${failures[0]?.profile ?? ''} failed`;
+  for (const { profile, domain } of list) {
     if (!succeeded.has(profile) && !failures.some((f) => f.profile === profile)) {
       stopped.add(profile);
+      await output.failed(profile, domain, { error: cancelledError(why) });
     }
   }
   await inv.out.tenants(

@@ -416,12 +416,59 @@ describe('tenants that fail differently in one run', () => {
       },
     );
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout).map((e: { profile: string }) => e.profile)).toEqual(['a']);
+    const cancelled = (profile: string, emu: TestEmulator) => ({
+      profile,
+      domain: host(emu),
+      error: { status: null, code: 'cancelled', message: 'stopped by --fail-fast: a failed', exit_code: null },
+    });
+    const doc = JSON.parse(r.stdout) as Array<{ profile: string; error: { code: string } }>;
+    expect(doc.map((e) => [e.profile, e.error.code])).toEqual([
+      ['a', 'access_denied'],
+      ['b', 'cancelled'],
+      ['c', 'cancelled'],
+    ]);
+    expect(doc.slice(1)).toEqual([cancelled('b', b), cancelled('c', c)]);
     expect(JSON.parse(r.stderr.trimEnd().split('\n').at(-1) ?? '').error.message).toBe(
       '1 of 3 tenants failed: a (exit 3); stopped by --fail-fast: b, c',
     );
     expect((await b.requests()).requests).toEqual([]);
     expect((await c.requests()).requests).toEqual([]);
+  });
+
+  it('--fail-fast in yaml, ndjson and a table: each tenant stopped is reported as cancelled; the exit stays the failure\'s', async () => {
+    const dir = configWithProfiles({ a: { ...admin(a), clientSecret: 'nope' }, b: admin(b), c: admin(c) });
+    const run = (...format: string[]) =>
+      runCli(['--profiles', '*', '--parallel', '1', '--fail-fast', 'policies', 'get', POLICY, '-q', ...format], {
+        env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' },
+      });
+    const yaml = await run('-o', 'yaml');
+    expect(yaml.code).toBe(3);
+    expect(yaml.stdout).toContain(
+      [
+        `- profile: b`,
+        `  domain: ${host(b)}`,
+        '  error:',
+        '    status: null',
+        '    code: cancelled',
+        '    message: "stopped by --fail-fast: a failed"',
+        '    exit_code: null',
+        `- profile: c`,
+      ].join('\n'),
+    );
+    const ndjson = await run('-o', 'ndjson');
+    expect(ndjson.code).toBe(3);
+    expect(ndjson.stdout.trimEnd().split('\n').slice(1)).toEqual([
+      '{"profile":"b","error":{"status":null,"code":"cancelled","message":"stopped by --fail-fast: a failed","exit_code":null}}',
+      '{"profile":"c","error":{"status":null,"code":"cancelled","message":"stopped by --fail-fast: a failed","exit_code":null}}',
+    ]);
+    const table = await run('-o', 'table');
+    expect(table.code).toBe(3);
+    expect(table.stdout).toBe('');
+    expect(table.stderr.trimEnd().split('\n').slice(1)).toEqual([
+      'svcadm: b: stopped by --fail-fast: a failed',
+      'svcadm: c: stopped by --fail-fast: a failed',
+      'svcadm: 1 of 3 tenants failed: a (exit 3); stopped by --fail-fast: b, c',
+    ]);
   });
 
   it('without --fail-fast a failure stops nothing', async () => {
