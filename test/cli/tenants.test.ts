@@ -435,7 +435,7 @@ describe('tenants that fail differently in one run', () => {
     expect((await c.requests()).requests).toEqual([]);
   });
 
-  it('--fail-fast in yaml, ndjson and a table: each tenant stopped is reported as cancelled; the exit stays the failure\'s', async () => {
+  it("--fail-fast in yaml, ndjson and a table: each tenant stopped is reported as cancelled; the exit stays the failure's", async () => {
     const dir = configWithProfiles({ a: { ...admin(a), clientSecret: 'nope' }, b: admin(b), c: admin(c) });
     const run = (...format: string[]) =>
       runCli(['--profiles', '*', '--parallel', '1', '--fail-fast', 'policies', 'get', POLICY, '-q', ...format], {
