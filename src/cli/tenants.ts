@@ -189,7 +189,23 @@ async function runEach(
   options: EachOptions = {},
 ): Promise<void> {
   const { ctx, globals } = inv;
-  const output = new TenantOutput(inv.io, globals.format);
+  const output = await TenantOutput.open(inv.io, globals.format, ctx.env);
+  try {
+    await runTenants(inv, list, maker, run, options, output);
+  } finally {
+    await output.close();
+  }
+}
+
+async function runTenants(
+  inv: Invocation,
+  list: readonly TenantRef[],
+  maker: InvocationMaker,
+  run: (inv: Invocation) => Promise<void>,
+  options: EachOptions,
+  output: TenantOutput,
+): Promise<void> {
+  const { ctx, globals } = inv;
   const failFast = new AbortController();
   const signal = AbortSignal.any([ctx.interrupt, failFast.signal]);
   allowListenersOfTenants(ctx.interrupt, signal);
@@ -216,7 +232,7 @@ async function runEach(
       await run(tenant);
       await tenant.io.finished();
       await flushed(streams);
-      output.succeeded(profile, domain);
+      await output.succeeded(profile, domain);
       succeeded.add(profile);
     } catch (err) {
       await flushed(streams).catch(() => {});
@@ -247,6 +263,8 @@ async function runEach(
       await output.failed(profile, domain, { error: cancelledError(why) });
     }
   }
+  // A result that could not be kept would leave a tenant out unseen: the run says so instead of printing.
+  if (output.failure !== undefined) throw output.failure;
   await inv.out.tenants(
     output,
     list.map((t) => t.profile),

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -150,6 +151,58 @@ describe('outputs', () => {
     expect(r.stderr).toMatch(
       /^dev: Next page: svcadm -p dev -o table policies list --from \S+ --take 2\nprod: Next page: svcadm -p prod -o table policies list --from \S+ --take 2\n$/,
     );
+  });
+
+  it('table: columns as wide as the widest cell of any tenant, a later one included; on a terminal one layout for all', async () => {
+    const user = (user_id: string, connection: string, name: string) => ({
+      user_id,
+      name,
+      email: 'alice@example.com',
+      identities: [{ connection, provider: 'auth0' }],
+    });
+    const one = await startHostileServer({ api: answerJson(200, [user('u1', 'db', 'Ann Example')]) });
+    const two = await startHostileServer({
+      api: answerJson(200, [user('auth0|a-much-longer-user-id-0002', 'Username-Password-Authentication', 'Bob')]),
+    });
+    const three = await startHostileServer({ api: answerJson(200, []) });
+    const servers = [one, two, three];
+    try {
+      const tenant = (server: { url: string }) => ({
+        domain: server.url,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+      });
+      const dir = configWithProfiles({ 'alpha-tenant': tenant(one), b: tenant(two), c: tenant(three) });
+      const words = ['--profiles', '*', 'users', 'find', '--email', 'alice@example.com', '-o', 'table'];
+      const r = await runCli(words, { env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' } });
+      expect(r).toEqual({
+        code: 0,
+        stdout: [
+          'PROFILE       USER ID                           CONNECTION                        NAME         CREATED (UTC)',
+          'alpha-tenant  u1                                db                                Ann Example  -',
+          'b             auth0|a-much-longer-user-id-0002  Username-Password-Authentication  Bob          -',
+          '',
+        ].join('\n'),
+        stderr: 'c: No user has the e-mail alice@example.com.\n',
+      });
+      const narrow = await runCli(words, {
+        env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' },
+        tty: { stdout: true },
+        columns: 92,
+      });
+      expect(narrow).toEqual({
+        code: 0,
+        stdout: [
+          'PROFILE       USER ID                           CONNECTION                        NAME',
+          'alpha-tenant  u1                                db                                Ann Examp…',
+          'b             auth0|a-much-longer-user-id-0002  Username-Password-Authentication  Bob',
+          '',
+        ].join('\n'),
+        stderr: 'c: No user has the e-mail alice@example.com.\nHidden to fit: CREATED (UTC) (-o wide shows all)\n',
+      });
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
   });
 
   it('table: a single resource shows its profile first', async () => {
@@ -478,6 +531,74 @@ describe('tenants that fail differently in one run', () => {
     });
     expect(r.code).toBe(9);
     expect(JSON.parse(r.stdout).map((e: { result?: string }) => e.result)).toEqual([undefined, POLICY, POLICY]);
+  });
+});
+
+describe('the temporary folder where each result waits (issue 38 point 1)', () => {
+  it('TMPDIR missing, or not a folder: exit 74, one line naming it, nothing sent', async () => {
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
+    const base = mkdtempSync(join(tmpdir(), 'svcadm-test-tmp-'));
+    writeFileSync(join(base, 'file'), '');
+    for (const [tmp, why] of [
+      [join(base, 'missing'), 'no such folder (ENOENT)'],
+      [join(base, 'file'), 'not a folder (ENOTDIR)'],
+    ]) {
+      const r = await runCli(['--profiles', '*', 'policies', 'list', '-o', 'table'], {
+        env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+      });
+      expect(r).toEqual({
+        code: 74,
+        stdout: '',
+        stderr: `svcadm: cannot keep the tenants' results in the temporary folder ${tmp}: ${why} — set TMPDIR to a writable folder with room for the output\n`,
+      });
+      const json = await runCli(['--profiles', '*', 'policies', 'list', '-o', 'json'], {
+        env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+      });
+      expect(json.code).toBe(74);
+      expect(JSON.parse(json.stderr).error.code).toBe('output_failed');
+    }
+    expect(await apiRequests(a)).toBe(0);
+    expect(await tokenRequests(a)).toBe(0);
+  });
+
+  it('a finished tenant waits in a 0600 file of a 0700 folder under TMPDIR; the folder is gone after the run, failed or not', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svcadm-test-tmp-'));
+    const seen: string[] = [];
+    const server = await startHostileServer({
+      api: (_req, res) => {
+        // `a` is done (--parallel 1): its result waits in the folder while `b` runs.
+        for (const folder of readdirSync(tmp)) {
+          seen.push(`${folder.replace(/-\w+$/, '-*')} ${(statSync(join(tmp, folder)).mode & 0o777).toString(8)}`);
+          for (const file of readdirSync(join(tmp, folder)).sort()) {
+            seen.push(`${file} ${(statSync(join(tmp, folder, file)).mode & 0o777).toString(8)}`);
+          }
+        }
+        answerJson(200, [])(_req, res);
+      },
+    });
+    try {
+      const dir = configWithProfiles({
+        a: admin(a),
+        b: { domain: server.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+        c: { ...admin(c), clientSecret: 'nope' },
+      });
+      const r = await runCli(['--profiles', '*', '--parallel', '1', 'users', 'find', '--email', 'alice@example.com'], {
+        env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+      });
+      expect(r.code).toBe(9);
+      expect(JSON.parse(r.stdout).map((e: { profile: string }) => e.profile)).toEqual(['a', 'b', 'c']);
+      expect(seen).toEqual(['svcadm-tenants-* 700', '0000.json 600', '0001.json 600']);
+      expect(readdirSync(tmp)).toEqual([]);
+      for (const format of ['table', 'yaml']) {
+        const t = await runCli(['--profiles', '*', 'users', 'find', '--email', 'alice@example.com', '-o', format], {
+          env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+        });
+        expect(t.code).toBe(9);
+        expect(readdirSync(tmp)).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 
