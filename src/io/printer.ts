@@ -569,7 +569,8 @@ export class Printer {
           await batch.add(`${lines.row(profileRow(profile, record.cells))}\n`);
         }
       }
-      await records.return(undefined);
+      // Read to its end: the tenant's file is then removed, and what it made collected.
+      if ((await records.next()).done !== true) throw new Error(`the tables of ${profile} went on past their rows`);
     }
     await batch.flush();
     if (hidden.length > 0) this.#tellHidden(hidden);
