@@ -10,7 +10,7 @@ import { exitCodeFor } from '../error-codes.js';
 import { CliError, type ErrorKind, Interrupted, interruption, TenantsFailed } from '../errors.js';
 import type { Globals, TenantPatterns } from '../global-options.js';
 import { errorEnvelope } from '../io/error-report.js';
-import { TenantOutput, type TenantStreams, tenantStderr } from '../io/tenant-output.js';
+import { cancelledError, TenantOutput, type TenantStreams, tenantStderr } from '../io/tenant-output.js';
 import type { TableSpec } from '../render/table-model.js';
 import { runBounded } from '../util/bounded-runs.js';
 import type { Invocation } from './invocation.js';
@@ -28,6 +28,15 @@ export interface InvocationMaker {
   refine(inv: Invocation, err: unknown): unknown;
 }
 
+/** How a run across tenants ends. */
+export interface EachOptions {
+  /**
+   * A run that writes (a delete): after a stop signal, every tenant's outcome is still printed (done, outcome
+   * unknown, or `cancelled`), then the stop's exit. A read prints nothing after a stop, as it does for one tenant.
+   */
+  readonly reportStops?: boolean;
+}
+
 /** The tenants a command runs across, and the loop that runs it for each (cli.md, "Many tenants"). */
 export interface Tenants {
   /** The run's own invocation: its questions, notices and merged output. */
@@ -39,7 +48,7 @@ export interface Tenants {
    * entry, rate-limit state and retries), at most `--parallel` at once; one tenant's failure stops no other unless
    * `--fail-fast`. Prints the merged output; throws `TenantsFailed` when any tenant failed.
    */
-  each(run: (inv: Invocation) => Promise<void>): Promise<void>;
+  each(run: (inv: Invocation) => Promise<void>, options?: EachOptions): Promise<void>;
   /**
    * An invocation of `profile` alone for a command that merges the tenants itself (`events tail`): its own services,
    * its stderr lines marked with the profile. Close its services when done.
@@ -135,7 +144,7 @@ export function selectTenants(inv: Invocation, patterns: TenantPatterns, maker: 
   };
   const names = list.map((t) => t.profile).join(',');
   const paste = (words: readonly string[]) => pasteHint(['--profiles', names, ...globals.outputArgs])(words);
-  return { inv, list, maker, each: (run) => runEach(inv, list, maker, run), open, paste };
+  return { inv, list, maker, each: (run, options) => runEach(inv, list, maker, run, options), open, paste };
 }
 
 /**
@@ -177,9 +186,26 @@ async function runEach(
   list: readonly TenantRef[],
   maker: InvocationMaker,
   run: (inv: Invocation) => Promise<void>,
+  options: EachOptions = {},
 ): Promise<void> {
   const { ctx, globals } = inv;
-  const output = new TenantOutput(inv.io, globals.format);
+  const output = await TenantOutput.open(inv.io, globals.format, ctx.env);
+  try {
+    await runTenants(inv, list, maker, run, options, output);
+  } finally {
+    await output.close();
+  }
+}
+
+async function runTenants(
+  inv: Invocation,
+  list: readonly TenantRef[],
+  maker: InvocationMaker,
+  run: (inv: Invocation) => Promise<void>,
+  options: EachOptions,
+  output: TenantOutput,
+): Promise<void> {
+  const { ctx, globals } = inv;
   const failFast = new AbortController();
   const signal = AbortSignal.any([ctx.interrupt, failFast.signal]);
   allowListenersOfTenants(ctx.interrupt, signal);
@@ -206,7 +232,7 @@ async function runEach(
       await run(tenant);
       await tenant.io.finished();
       await flushed(streams);
-      output.succeeded(profile, domain);
+      await output.succeeded(profile, domain);
       succeeded.add(profile);
     } catch (err) {
       await flushed(streams).catch(() => {});
@@ -226,16 +252,24 @@ async function runEach(
   };
 
   await runBounded(list, globals.parallel, runOne, signal);
-  if (ctx.interrupt.aborted) throw interruption(ctx.interrupt);
-  for (const { profile } of list) {
+  const stop = ctx.interrupt.aborted ? interruption(ctx.interrupt) : undefined;
+  if (stop !== undefined && options.reportStops !== true) throw stop;
+  // Every tenant stopped before it finished (by --fail-fast, or a signal after which a write reports) has its
+  // `cancelled` entry (cli.md "Many tenants", round 5).
+  const why = stop ? `stopped by ${stop.signal}` : `stopped by --fail-fast: ${failures[0]?.profile ?? ''} failed`;
+  for (const { profile, domain } of list) {
     if (!succeeded.has(profile) && !failures.some((f) => f.profile === profile)) {
       stopped.add(profile);
+      await output.failed(profile, domain, { error: cancelledError(why) });
     }
   }
+  // A result that could not be kept would leave a tenant out unseen: the run says so instead of printing.
+  if (output.failure !== undefined) throw output.failure;
   await inv.out.tenants(
     output,
     list.map((t) => t.profile),
   );
+  if (stop !== undefined) throw stop;
   const failed = tenantsOutcome(list.length, failures, succeeded.size, [...stopped]);
   if (failed) throw failed;
 }

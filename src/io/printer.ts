@@ -16,6 +16,7 @@ import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } f
 import { statusLines } from './status-lines.js';
 import type { ItemStream, StreamFormats } from './stream-types.js';
 import { type TenantError, TenantOutput, tenantFailureLine } from './tenant-output.js';
+import { isSpool } from './tenant-spool.js';
 
 /** That a page printed is not the whole list, and how to get the rest. */
 export interface MoreResults {
@@ -69,6 +70,24 @@ function listTooLong(): NetworkError {
 
 function incompleteLine(printed: number, total: number | undefined): string {
   return `incomplete: printed ${printed}${total !== undefined ? ` of ${total}` : ', more existed'}`;
+}
+
+/** Text gathered into writes of about 64 KB: a long output read back a line at a time is not a write per line. */
+class TextBatch {
+  #text = '';
+
+  constructor(private readonly write: (text: string) => Promise<void>) {}
+
+  async add(text: string): Promise<void> {
+    this.#text += text;
+    if (this.#text.length >= 64 * 1024) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const text = this.#text;
+    this.#text = '';
+    if (text !== '') await this.write(text);
+  }
 }
 
 const NOTHING = 'Nothing to show.';
@@ -179,6 +198,11 @@ export class Printer {
     const hold = this.#isTable || this.#format === 'raw' || (this.#query !== undefined && !ndjson);
     const yaml = this.#format === 'yaml' && !hold ? await import('../render/yaml-text.js') : undefined;
     const document: string[] = [];
+    const spooled = isSpool(this.#io.stdout);
+    // A tenant of a run across several hands its table on a page at a time: the merged view keeps only the widths of
+    // its rows, which wait on disk (pages with the same columns, as every command's own table has, make one list).
+    const byPage = this.#isTable && this.#collect !== undefined;
+    let tabled = 0;
     let count = 0;
     let printed = 0;
     let total: number | undefined;
@@ -197,7 +221,11 @@ export class Printer {
         total = page.total;
         progress.update(fetchedText(page.fetched, page.total));
         if (page.items.length === 0) continue;
-        if (hold) {
+        if (byPage) {
+          holding(page.items.length, JSON.stringify(page.items).length);
+          tabled += page.items.length;
+          await this.#table(table(page.items));
+        } else if (hold) {
           holding(page.items.length, JSON.stringify(page.items).length);
           held.push(...page.items);
         } else if (ndjson) {
@@ -217,7 +245,10 @@ export class Printer {
           }
           const painted = this.#paintJson(escapeJsonText(text));
           holding(page.items.length, painted.length);
-          document.push(painted);
+          // A tenant's private file is complete or nothing by itself (a failed tenant's is discarded): each page goes
+          // there as it comes, and the tenants at once hold no list whole.
+          if (spooled) await this.#io.write(painted);
+          else document.push(painted);
         }
       }
     } catch (err) {
@@ -228,6 +259,7 @@ export class Printer {
     } finally {
       progress.done();
     }
+    if (byPage) return tabled === 0 ? this.#io.notice(empty) : undefined;
     if (this.#isTable) return held.length === 0 ? this.#io.notice(empty) : this.#table(table(held));
     if (hold) return this.#value(held, held);
     if (ndjson) return this.#tellUnmatched();
@@ -366,7 +398,10 @@ export class Printer {
   async #value(value: unknown, items: readonly unknown[]): Promise<void> {
     if (this.#format === 'ndjson') return this.#lines(items);
     const shaped = this.#shape(value);
-    if (this.#format === 'raw') return this.#io.write(rawText(shaped));
+    if (this.#format === 'raw') {
+      if (shaped === null) return this.#rawNull();
+      return this.#io.write(rawText(shaped));
+    }
     if (this.#format === 'yaml') {
       const { yamlDocument } = await import('../render/yaml-text.js');
       return this.#io.write(yamlDocument(shaped));
@@ -407,6 +442,15 @@ export class Printer {
     );
   }
 
+  /**
+   * `-o raw` of a `null` result prints nothing, so that `id=$(…)` is empty rather than the word `null`; one notice says
+   * why (cli.md "Raw output", round 5; docs/decisions/2026-11-28-raw-null-prints-nothing.md). Exit stays 0.
+   */
+  #rawNull(): void {
+    const what = this.#query ? `--query '${neutralize(this.#query.text)}' matched nothing` : 'the result is null';
+    this.#io.notice(`${what}: nothing printed (-o raw prints nothing for null; -o json prints null)`);
+  }
+
   /** JSON is coloured on a terminal only (never piped, even with FORCE_COLOR: it is read by programs there). */
   #paintJson(text: string): string {
     return this.#color && this.#tty ? colorJson(text) : text;
@@ -432,47 +476,132 @@ export class Printer {
    * its tenant printed it).
    */
   async tenants(output: TenantOutput, profiles: readonly string[]): Promise<void> {
-    if (this.#isTable) {
-      const { tables, text } = output.tenantTables(profiles);
-      const { mergeTenantTables } = await import('../render/tenant-tables.js');
-      let first = true;
-      for (const spec of mergeTenantTables(tables)) {
-        if (!first) await this.#io.write('\n');
-        first = false;
-        await this.#table(spec);
-      }
-      if (text !== '') await this.#io.write(text);
-      return;
-    }
-    if (this.#format === 'ndjson') return;
+    if (this.#isTable) return this.#tenantTables(output, profiles);
+    if (this.#format === 'ndjson' || this.#format === 'raw') return;
     const entries = output.entries(profiles);
     if (this.#format === 'yaml') {
-      const { yamlDocument } = await import('../render/yaml-text.js');
-      return this.#io.write(yamlDocument(TenantOutput.value(entries)));
+      const yaml = await import('../render/yaml-text.js');
+      if (entries.length === 0) return this.#io.write(yaml.yamlDocument([]));
+      // Entry by entry, and a list item by item as it is read back: `[a, b]` in YAML is its entries one after another.
+      const batch = new TextBatch((text) => this.#io.write(text));
+      for (const entry of entries) {
+        if (!('file' in entry)) {
+          await batch.add(yaml.yamlSequenceEntry(entry));
+          continue;
+        }
+        const head = { profile: entry.profile, domain: entry.domain };
+        let list = false;
+        let items = 0;
+        for await (const part of TenantOutput.resultParts(entry)) {
+          if (part.kind === 'value') for (const piece of yaml.yamlEntryPieces(head, part.value)) await batch.add(piece);
+          else if (part.kind === 'array') list = true;
+          else {
+            if (items++ === 0) await batch.add(yaml.yamlEntryOpening(head));
+            await batch.add(yaml.yamlResultItem(part.value));
+          }
+        }
+        if (list && items === 0) await batch.add(yaml.yamlSequenceEntry({ ...head, result: [] }));
+      }
+      return batch.flush();
     }
     const pieces = TenantOutput.jsonArray(entries);
     // Coloured as a whole (on a terminal); else each piece written and let go: the heads and errors made safe here,
     // the results were by their tenants.
-    if (this.#color && this.#tty) return this.#io.write(colorJson(escapeJsonText([...pieces].join(''))));
-    for (const piece of pieces) await this.#io.write(escapeJsonText(piece));
+    if (this.#color && this.#tty) {
+      let text = '';
+      for await (const piece of pieces) text += piece;
+      return this.#io.write(colorJson(escapeJsonText(text)));
+    }
+    const batch = new TextBatch((text) => this.#io.write(escapeJsonText(text)));
+    for await (const piece of pieces) await batch.add(piece);
+    await batch.flush();
   }
 
-  async #table(spec: TableSpec): Promise<void> {
-    if (this.#collect) return this.#collect(spec);
-    const { renderTable } = await import('../render/table-text.js');
+  /**
+   * The tenants' tables merged (`mergePlan`), written as their rows are read back from the tenants' files (the
+   * widths were known before the first row); then the lines the tenants printed beside tables.
+   */
+  async #tenantTables(output: TenantOutput, profiles: readonly string[]): Promise<void> {
+    const { mergePlan, profileDetail, profileRow } = await import('../render/tenant-tables.js');
+    const { listLines, renderTable } = await import('../render/table-text.js');
+    const tenants = output.tableSegments(profiles);
+    const plan = mergePlan(tenants);
+    const options = this.#tableOptions();
+    const batch = new TextBatch((text) => this.#io.write(text));
+    let first = true;
+    let hidden: readonly string[] = [];
+    const startTable = async (): Promise<void> => {
+      if (hidden.length > 0) {
+        await batch.flush();
+        this.#tellHidden(hidden);
+      }
+      if (!first) await batch.add('\n');
+      first = false;
+    };
+    let lines: ReturnType<typeof listLines> | undefined;
+    for (const [t, { profile, segments }] of tenants.entries()) {
+      const records = output.spooledTables(profile);
+      const next = async () => {
+        const { value, done } = await records.next();
+        if (done === true) throw new Error(`the tables of ${profile} ended early`);
+        return value;
+      };
+      for (const [s, segment] of segments.entries()) {
+        const place = plan[t]?.[s];
+        if (segment.kind === 'detail' || place?.kind !== 'list') {
+          const record = await next();
+          if (record.kind !== 'detail') throw new Error(`a row of ${profile} where a detail view was`);
+          await startTable();
+          const { text, hidden: gone } = renderTable(profileDetail(profile, record.spec), options);
+          await batch.add(text);
+          hidden = gone;
+          continue;
+        }
+        if (place.starts || lines === undefined) {
+          await startTable();
+          lines = listLines(place.list.columns, place.list.widths, options);
+          hidden = lines.hidden;
+          if (lines.heading !== undefined) await batch.add(`${lines.heading}\n`);
+        }
+        for (let n = 0; n < segment.rows; n++) {
+          const record = await next();
+          if (record.kind !== 'row') throw new Error(`a detail view of ${profile} where a row was`);
+          await batch.add(`${lines.row(profileRow(profile, record.cells))}\n`);
+        }
+      }
+      // Read to its end: the tenant's file is then removed, and what it made collected.
+      if ((await records.next()).done !== true) throw new Error(`the tables of ${profile} went on past their rows`);
+    }
+    await batch.flush();
+    if (hidden.length > 0) this.#tellHidden(hidden);
+    for await (const line of output.tableText(profiles)) await batch.add(line);
+    await batch.flush();
+  }
+
+  /** How a table is laid out here: the terminal's width for `table` on one, colours, headings, accessible mode. */
+  #tableOptions() {
     const width = this.#format === 'table' && this.#tty ? (this.#io.stdout.columns ?? 80) : undefined;
-    const { text, hidden } = renderTable(spec, {
+    return {
       width,
       wide: this.#format === 'wide',
       color: this.#color,
       headers: this.#headers,
       accessible: this.#accessible,
-    });
+    };
+  }
+
+  /** The columns a table left out to fit, said on stderr. */
+  #tellHidden(hidden: readonly string[]): void {
+    const names = hidden.map((name) => name.toUpperCase()).join(', ');
+    this.#io.notice(`Hidden to fit: ${names} (-o wide shows all)`);
+  }
+
+  async #table(spec: TableSpec): Promise<void> {
+    if (this.#collect) return this.#collect(spec);
+    const { renderTable } = await import('../render/table-text.js');
+    const { text, hidden } = renderTable(spec, this.#tableOptions());
     await this.#io.write(text);
-    if (hidden.length > 0) {
-      const names = hidden.map((name) => name.toUpperCase()).join(', ');
-      this.#io.notice(`Hidden to fit: ${names} (-o wide shows all)`);
-    }
+    if (hidden.length > 0) this.#tellHidden(hidden);
   }
 }
 

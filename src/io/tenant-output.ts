@@ -1,11 +1,15 @@
 import { Writable } from 'node:stream';
-import type { OutStream } from '../context.js';
+import { finished } from 'node:stream/promises';
+import type { Env, OutStream } from '../context.js';
 import type { OutputFormat } from '../global-options.js';
 import { jsonLine } from '../render/json.js';
-import type { TableSpec } from '../render/table-model.js';
-import type { TenantTables } from '../render/tenant-tables.js';
+import type { Cell, DetailTable, TableSpec } from '../render/table-model.js';
+import { cellWidths } from '../render/table-text.js';
+import type { TableSegment, TenantSegments } from '../render/tenant-tables.js';
 import { neutralize } from '../text/sanitize.js';
+import { type JsonPart, jsonParts } from '../util/json-elements.js';
 import type { IOStreams } from './io-streams.js';
+import { dropSpooled, SpoolFolder, type SpoolWriter, spooledLines, spooledText } from './tenant-spool.js';
 
 /**
  * A tenant's failure as its error envelope holds it (`errorEnvelope` in error-report.ts), or a tenant stopped before it
@@ -36,8 +40,8 @@ export interface TenantStreams {
 
 /** One tenant's part of the merged document (json, yaml), in profile order. */
 export type TenantEntry =
-  /** `result`: the JSON the tenant printed, in the pieces it wrote them (a document can be large: never joined). */
-  | { readonly profile: string; readonly domain: string | null; readonly result: readonly string[] }
+  /** `file`: the temporary file of the JSON the tenant printed (a document can be large: never held). */
+  | { readonly profile: string; readonly domain: string | null; readonly file: string }
   | { readonly profile: string; readonly domain: string | null; readonly error: TenantError };
 
 /** A tenant's failure for people, on stderr: `svcadm: <profile>: <message> — <hint>`. */
@@ -77,20 +81,6 @@ class LineWriter extends Writable {
   }
 }
 
-/** Collects what is written, as text. */
-class TextCollector extends Writable {
-  readonly chunks: string[] = [];
-
-  override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.chunks.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
-    done();
-  }
-
-  text(): string {
-    return this.chunks.join('');
-  }
-}
-
 /**
  * A tenant's line on the shared stderr: `svcadm: prod-eu: …` for svcadm's own lines, `prod-eu: …` for the others, a
  * JSON line (an aside asked for as data) with `"profile"` as its first member.
@@ -112,15 +102,52 @@ export function tenantStderr(io: IOStreams, profile: string): Writable {
   });
 }
 
-/** A tenant's printed JSON as a value (null when it printed nothing: an answer without a body). */
-function resultValue(pieces: readonly string[]): unknown {
-  const text = pieces.join('');
-  return text === '' ? null : JSON.parse(text);
+/**
+ * A tenant's `-o raw` lines on the shared stdout as they come, each `<profile>\t<value>` (cli.md "Many tenants"). The
+ * tenant's raw text is already one value a line, a tab or a line break in a string written escaped (`rawText`), so
+ * the tab after the profile is the only one on the line.
+ */
+function rawLines(io: IOStreams, profile: string): Writable {
+  return new LineWriter((lines) => {
+    const text = lines
+      .filter((line) => line !== '')
+      .map((line) => `${profile}\t${line}\n`)
+      .join('');
+    return text === '' ? undefined : io.write(text);
+  });
 }
 
 /** JSON text with every line after the first indented by `indent` (a string in JSON holds no raw line break). */
 function indented(text: string, indent: string): string {
   return text.replace(/\n/g, `\n${indent}`);
+}
+
+/** A tenant's table, as it is read back in the order it was printed. */
+export type SpooledTable =
+  | { readonly kind: 'detail'; readonly spec: DetailTable }
+  | { readonly kind: 'row'; readonly cells: Cell[] };
+
+/** What a tenant of a table view wrote: its tables' rows (and detail views), and the text beside them. */
+interface TenantTableFiles {
+  readonly tables: SpoolWriter;
+  readonly text: SpoolWriter;
+  readonly segments: TableSegment[];
+}
+
+/** The JSON of a tenant's result, trimmed at its end, with every line after the first indented by `indent`. */
+async function* indentedResult(file: string, indent: string): AsyncGenerator<string> {
+  let started = false;
+  // Trailing white space is held back until more text follows it: the result ends where its text does.
+  let held = '';
+  for await (const piece of spooledText(file)) {
+    const text = held + piece;
+    const end = text.trimEnd().length;
+    held = text.slice(end);
+    if (end === 0) continue;
+    started = true;
+    yield text.slice(0, end).replace(/\n/g, `\n${indent}`);
+  }
+  if (!started) yield 'null';
 }
 
 /**
@@ -129,19 +156,34 @@ function indented(text: string, indent: string): string {
  * order), a failed tenant one line on stderr. json and yaml: one array in profile order of `{profile, domain,
  * result}` or `{profile, domain, error}`, written once every tenant is done (complete or nothing); each `result` is
  * what the command prints for that tenant alone. ndjson: `{profile, item}` lines as the items come, and
- * `{profile, error}` per failure.
+ * `{profile, error}` per failure; raw: `<profile>\t<value>` lines as they come.
+ *
+ * Memory does not grow with the number of tenants: each finished tenant's result (json, yaml) or tables (their rows,
+ * and the text beside them) waits in a private temporary file until it is written out in profile order; of a table
+ * only what the merged widths need stays in memory (docs/decisions/2026-11-28-tenant-results-spooled.md).
  */
 export class TenantOutput {
   readonly #io: IOStreams;
   readonly #format: OutputFormat;
-  readonly #tables = new Map<string, TableSpec[]>();
-  readonly #documents = new Map<string, TextCollector>();
-  readonly #texts = new Map<string, TextCollector>();
+  readonly #spool: SpoolFolder | undefined;
+  readonly #documents = new Map<string, SpoolWriter>();
+  readonly #tables = new Map<string, TenantTableFiles>();
   readonly #entries = new Map<string, TenantEntry>();
+  #files = 0;
 
-  constructor(io: IOStreams, format: OutputFormat) {
+  private constructor(io: IOStreams, format: OutputFormat, spool: SpoolFolder | undefined) {
     this.#io = io;
     this.#format = format;
+    this.#spool = spool;
+  }
+
+  /**
+   * The output of a run in `format`; json, yaml and the table views get their temporary folder now (under `TMPDIR`
+   * of `env`): one that cannot be made is an OutputError (exit 74) before any tenant runs. `close()` removes it.
+   */
+  static async open(io: IOStreams, format: OutputFormat, env: Env): Promise<TenantOutput> {
+    const spooled = format !== 'ndjson' && format !== 'raw';
+    return new TenantOutput(io, format, spooled ? await SpoolFolder.create(env) : undefined);
   }
 
   get #isTable(): boolean {
@@ -151,6 +193,15 @@ export class TenantOutput {
   /** The format each tenant prints in: yaml is made from each tenant's JSON (the same value). */
   get tenantFormat(): OutputFormat {
     return this.#format === 'yaml' ? 'json' : this.#format;
+  }
+
+  /** A failure to write a temporary file: the run reports it (exit 74) instead of an output that would lack a part. */
+  get failure(): Error | undefined {
+    return this.#spool?.failure;
+  }
+
+  #writer(spool: SpoolFolder, kind: string): SpoolWriter {
+    return spool.writer(`${String(this.#files++).padStart(4, '0')}.${kind}`);
   }
 
   /** The streams of `profile`'s run. */
@@ -168,33 +219,53 @@ export class TenantOutput {
       });
       return { stdout, stderr, collect: undefined };
     }
-    const collector = new TextCollector();
+    if (this.#format === 'raw') return { stdout: rawLines(io, profile), stderr, collect: undefined };
+    const spool = this.#spool;
+    if (spool === undefined) throw new Error('the output across tenants has no temporary folder');
     if (this.#isTable) {
-      const tables: TableSpec[] = [];
-      this.#tables.set(profile, tables);
-      this.#texts.set(profile, collector);
-      return { stdout: collector, stderr, collect: (spec) => tables.push(spec) };
+      const files: TenantTableFiles = {
+        tables: this.#writer(spool, 'tables'),
+        text: this.#writer(spool, 'text'),
+        segments: [],
+      };
+      this.#tables.set(profile, files);
+      return { stdout: files.text, stderr, collect: (spec) => collectTable(files, spec) };
     }
-    this.#documents.set(profile, collector);
-    return { stdout: collector, stderr, collect: undefined };
+    const document = this.#writer(spool, 'json');
+    this.#documents.set(profile, document);
+    return { stdout: document, stderr, collect: undefined };
   }
 
-  /** `profile` ran to the end. */
-  succeeded(profile: string, domain: string | undefined): void {
-    const result = this.#documents.get(profile)?.chunks;
+  /** `profile` ran to the end (its stdout ended). */
+  async succeeded(profile: string, domain: string | undefined): Promise<void> {
+    const document = this.#documents.get(profile);
     this.#documents.delete(profile);
-    const last = result === undefined ? -1 : result.length - 1;
-    if (result !== undefined && last >= 0) result[last] = (result[last] ?? '').trimEnd();
-    if (result !== undefined) this.#entries.set(profile, { profile, domain: domain ?? null, result });
+    if (document !== undefined) this.#entries.set(profile, { profile, domain: domain ?? null, file: document.path });
+    const tables = this.#tables.get(profile)?.tables;
+    if (tables !== undefined) {
+      tables.end();
+      await finished(tables);
+    }
   }
 
-  /** `profile` failed: reported now on stderr (tables) or stdout (ndjson), or kept for the document. */
+  /** `profile` failed: reported now on stderr (tables, raw) or stdout (ndjson), or kept for the document. */
   async failed(profile: string, domain: string | undefined, envelope: { readonly error: TenantError }): Promise<void> {
+    const document = this.#documents.get(profile);
     this.#documents.delete(profile);
+    const tables = this.#tables.get(profile);
     this.#tables.delete(profile);
-    this.#texts.delete(profile);
+    for (const writer of [document, tables?.tables, tables?.text]) {
+      if (writer === undefined) continue;
+      writer.destroy();
+      await dropSpooled(writer.path);
+    }
     const { error } = envelope;
     if (this.#format === 'ndjson') return this.#io.write(jsonLine({ profile, error }));
+    // raw is data: the failure is the `{"profile","error"}` line a merged tail writes on stderr.
+    if (this.#format === 'raw') {
+      this.#io.stderr.write(jsonLine({ profile, error }));
+      return;
+    }
     if (!this.#isTable) {
       this.#entries.set(profile, { profile, domain: domain ?? null, error });
       return;
@@ -202,17 +273,43 @@ export class TenantOutput {
     this.#io.stderr.write(tenantFailureLine(profile, error));
   }
 
-  /** The tables of the tenants that succeeded, in profile order, and the text they printed beside tables. */
-  tenantTables(profiles: readonly string[]): { tables: TenantTables[]; text: string } {
-    const tables: TenantTables[] = [];
-    let text = '';
-    for (const profile of profiles) {
-      const specs = this.#tables.get(profile);
-      if (specs !== undefined && specs.length > 0) tables.push({ profile, tables: specs });
-      const printed = this.#texts.get(profile)?.text() ?? '';
-      for (const line of printed.split('\n')) if (line !== '') text += `${profile}: ${line}\n`;
+  /** Removes the temporary folder: on every way out of the run. */
+  async close(): Promise<void> {
+    for (const writer of this.#documents.values()) writer.destroy();
+    for (const files of this.#tables.values()) {
+      files.tables.destroy();
+      files.text.destroy();
     }
-    return { tables, text };
+    await this.#spool?.remove();
+  }
+
+  /** What each tenant that succeeded printed as tables (in profile order): what the merged widths need. */
+  tableSegments(profiles: readonly string[]): TenantSegments[] {
+    return profiles.flatMap((profile) => {
+      const files = this.#tables.get(profile);
+      return files === undefined ? [] : [{ profile, segments: files.segments }];
+    });
+  }
+
+  /** `profile`'s tables read back, in the order they were printed: each detail view, each row of its lists. */
+  async *spooledTables(profile: string): AsyncGenerator<SpooledTable> {
+    const files = this.#tables.get(profile);
+    if (files === undefined) return;
+    for await (const line of spooledLines(files.tables.path)) {
+      const record = JSON.parse(line) as { detail: DetailTable } | Cell[];
+      yield Array.isArray(record) ? { kind: 'row', cells: record } : { kind: 'detail', spec: record.detail };
+    }
+    await dropSpooled(files.tables.path);
+  }
+
+  /** The text the tenants of a table view printed beside tables, a line at a time, each marked with its profile. */
+  async *tableText(profiles: readonly string[]): AsyncGenerator<string> {
+    for (const profile of profiles) {
+      const files = this.#tables.get(profile);
+      if (files === undefined) continue;
+      for await (const line of spooledLines(files.text.path)) if (line !== '') yield `${profile}: ${line}\n`;
+      await dropSpooled(files.text.path);
+    }
   }
 
   /** The entries of the json or yaml document, in profile order (a tenant neither done nor failed is left out). */
@@ -225,9 +322,10 @@ export class TenantOutput {
 
   /**
    * The json document of `entries`, in pieces: each result as its tenant printed it (already made safe for a
-   * terminal), indented into the array piece by piece, so that the document is never held twice.
+   * terminal), read back from its file and indented into the array piece by piece, so that no result is ever held
+   * whole.
    */
-  static *jsonArray(entries: readonly TenantEntry[]): Generator<string> {
+  static async *jsonArray(entries: readonly TenantEntry[]): AsyncGenerator<string> {
     if (entries.length === 0) {
       yield '[]\n';
       return;
@@ -236,26 +334,52 @@ export class TenantOutput {
     for (const entry of entries) {
       yield `${first ? '[\n' : ',\n'}  {\n    "profile": ${JSON.stringify(entry.profile)},\n    "domain": ${JSON.stringify(entry.domain)},\n`;
       first = false;
-      if ('result' in entry) {
+      if ('file' in entry) {
         yield '    "result": ';
-        if (entry.result.every((piece) => piece === '')) yield 'null';
-        for (const piece of entry.result) yield indented(piece, '    ');
+        yield* indentedResult(entry.file, '    ');
+        await dropSpooled(entry.file);
       } else yield `    "error": ${indented(JSON.stringify(entry.error, null, 2), '    ')}`;
       yield '\n  }';
     }
     yield '\n]\n';
   }
 
-  /** The value of `entries`, for yaml: each result read back from its tenant's JSON. */
-  static value(entries: readonly TenantEntry[]): unknown[] {
-    return entries.map((entry) =>
-      'result' in entry
-        ? {
-            profile: entry.profile,
-            domain: entry.domain,
-            result: resultValue(entry.result),
-          }
-        : entry,
-    );
+  /**
+   * A tenant's result read back from its JSON file for yaml: a list element by element as each ends (one element in
+   * memory at once, never a tenant's list whole, never every tenant's), anything else whole.
+   */
+  static async *resultParts(entry: { readonly file: string }): AsyncGenerator<JsonPart> {
+    yield* jsonParts(spooledText(entry.file));
+    await dropSpooled(entry.file);
   }
+}
+
+/** How many characters of table records are written to a tenant's file at once. */
+const TABLE_WRITE_CHARS = 64 * 1024;
+
+/**
+ * A tenant's table: a detail view kept whole in its file, a list's rows a line each, and in memory only its columns,
+ * the widths of its cells and its count of rows.
+ */
+function collectTable(files: TenantTableFiles, spec: TableSpec): void {
+  if (spec.kind === 'detail') {
+    files.segments.push({ kind: 'detail' });
+    files.tables.write(`${JSON.stringify({ detail: spec })}\n`);
+    return;
+  }
+  files.segments.push({
+    kind: 'list',
+    columns: spec.columns,
+    widths: cellWidths(spec.columns.length, spec.rows),
+    rows: spec.rows.length,
+  });
+  let text = '';
+  for (const row of spec.rows) {
+    text += `${JSON.stringify(row)}\n`;
+    if (text.length >= TABLE_WRITE_CHARS) {
+      files.tables.write(text);
+      text = '';
+    }
+  }
+  if (text !== '') files.tables.write(text);
 }

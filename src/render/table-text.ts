@@ -1,6 +1,6 @@
 import { paint as style } from './color.js';
 import { GUTTER, layoutColumns } from './table-layout.js';
-import type { Cell, DetailTable, ListTable, TableSpec, Tone } from './table-model.js';
+import type { Cell, Column, DetailTable, ListTable, TableSpec, Tone } from './table-model.js';
 import { clip, displayWidth, padEnd, takeColumns } from './text-width.js';
 
 export interface TableOptions {
@@ -29,34 +29,44 @@ function bold(text: string, color: boolean): string {
   return style('bold', text, color);
 }
 
+/** How a list writes its lines: the heading line (none with --no-headers or in accessible mode), then a line per row. */
+export interface ListLines {
+  readonly heading: string | undefined;
+  row(cells: readonly Cell[]): string;
+  /** Columns left out to fit the width. */
+  readonly hidden: string[];
+}
+
 /**
  * A list for a screen reader or a braille display, which read a line at a time: each row says what each value is
  * (`connection: acme, strategy: okta, status: success`), nothing is cut or hidden, no padding, `-` said as `none`;
  * with --no-headers, the values alone, separated by commas.
  */
-function spokenListText(spec: ListTable, options: TableOptions): RenderedTable {
-  const shown = spec.columns.map((_, i) => i).filter((i) => options.wide || spec.columns[i]?.wide !== true);
-  const lines = spec.rows.map((row) =>
+function spokenListLines(columns: readonly Column[], options: TableOptions): ListLines {
+  const shown = columns.map((_, i) => i).filter((i) => options.wide || columns[i]?.wide !== true);
+  const row = (cells: readonly Cell[]) =>
     shown
       .map((i) => {
-        const text = row[i]?.text ?? '';
+        const text = cells[i]?.text ?? '';
         const value = text === '-' || text === '' ? 'none' : text;
-        return options.headers === false ? value : `${spec.columns[i]?.name ?? ''}: ${value}`;
+        return options.headers === false ? value : `${columns[i]?.name ?? ''}: ${value}`;
       })
-      .join(', '),
-  );
-  return { text: `${lines.join('\n')}\n`, hidden: [] };
+      .join(', ');
+  return { heading: undefined, row, hidden: [] };
 }
 
-function listText(spec: ListTable, options: TableOptions): RenderedTable {
-  if (options.accessible) return spokenListText(spec, options);
-  const headings = spec.columns.map((c) => c.name.toUpperCase());
+/**
+ * The lines of a list whose cells are at most `cellWidths` wide (per column, in display columns): laid out once, then
+ * written a row at a time, so that a list too long to hold (the merged tables of a run across tenants) is written
+ * from its rows as they are read.
+ */
+export function listLines(columns: readonly Column[], cellWidths: readonly number[], options: TableOptions): ListLines {
+  if (options.accessible) return spokenListLines(columns, options);
+  const headings = columns.map((c) => c.name.toUpperCase());
   // Without the heading line, a column is as wide as its widest value.
-  const natural = headings.map((h, i) =>
-    Math.max(options.headers === false ? 0 : displayWidth(h), ...spec.rows.map((r) => displayWidth(r[i]?.text ?? ''))),
-  );
-  const { shown, widths, hidden } = layoutColumns(spec.columns, natural, options.width, options.wide);
-  const line = (cells: Array<{ text: string; tone?: Tone | undefined }>, heading: boolean) =>
+  const natural = headings.map((h, i) => Math.max(options.headers === false ? 0 : displayWidth(h), cellWidths[i] ?? 0));
+  const { shown, widths, hidden } = layoutColumns(columns, natural, options.width, options.wide);
+  const line = (cells: ReadonlyArray<{ text: string; tone?: Tone | undefined }>, heading: boolean) =>
     shown
       .map((i, n) => {
         const value = cells[i] ?? { text: '' };
@@ -67,18 +77,29 @@ function listText(spec: ListTable, options: TableOptions): RenderedTable {
       })
       .join(' '.repeat(GUTTER))
       .trimEnd();
-  const lines = [
-    ...(options.headers === false
-      ? []
-      : [
-          line(
-            headings.map((text) => ({ text })),
-            true,
-          ),
-        ]),
-    ...spec.rows.map((row) => line(row, false)),
-  ];
-  return { text: `${lines.join('\n')}\n`, hidden };
+  const heading =
+    options.headers === false
+      ? undefined
+      : line(
+          headings.map((text) => ({ text })),
+          true,
+        );
+  return { heading, row: (cells) => line(cells, false), hidden };
+}
+
+/** The widest cell of each of `columns` columns, in display columns. */
+export function cellWidths(columns: number, rows: readonly (readonly Cell[])[]): number[] {
+  const widths = new Array<number>(columns).fill(0);
+  for (const row of rows) {
+    for (let i = 0; i < columns; i++) widths[i] = Math.max(widths[i] ?? 0, displayWidth(row[i]?.text ?? ''));
+  }
+  return widths;
+}
+
+function listText(spec: ListTable, options: TableOptions): RenderedTable {
+  const lines = listLines(spec.columns, cellWidths(spec.columns.length, spec.rows), options);
+  const text = [...(lines.heading === undefined ? [] : [lines.heading]), ...spec.rows.map((row) => lines.row(row))];
+  return { text: `${text.join('\n')}\n`, hidden: lines.hidden };
 }
 
 /** Breaks `text` into lines of at most `width` columns, at spaces where it can. */

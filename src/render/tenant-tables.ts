@@ -1,37 +1,81 @@
-import { type Cell, type Column, cell, type ListTable, type TableSpec } from './table-model.js';
+import { type Cell, type Column, cell, type DetailTable } from './table-model.js';
+import { displayWidth } from './text-width.js';
 
-/** One tenant's tables, in a run across several (`--profiles`). */
-export interface TenantTables {
+/**
+ * What is kept in memory of one table a tenant printed, in a run across several (`--profiles`): a detail view (small:
+ * one resource), or of a list only its columns, how wide its cells are and how many rows it has. Its rows wait in a
+ * temporary file (`TenantOutput`).
+ */
+export type TableSegment =
+  | { readonly kind: 'detail' }
+  | {
+      readonly kind: 'list';
+      readonly columns: readonly Column[];
+      /** The widest cell of each column. */
+      readonly widths: readonly number[];
+      readonly rows: number;
+    };
+
+/** One tenant's tables, in a run across several. */
+export interface TenantSegments {
   readonly profile: string;
-  readonly tables: readonly TableSpec[];
+  readonly segments: readonly TableSegment[];
 }
+
+/** A list of the merged view: a leading PROFILE column, then the tenants' columns, with the widest cell of each. */
+export interface MergedList {
+  readonly columns: readonly Column[];
+  readonly widths: number[];
+}
+
+/** Where one tenant's table goes in the merged view: its own detail view, or the rows of a merged list (`starts`: its first). */
+export type SegmentPlace =
+  | { readonly kind: 'detail' }
+  | { readonly kind: 'list'; readonly list: MergedList; readonly starts: boolean };
 
 const PROFILE_COLUMN: Column = { name: 'profile', fit: 'key' };
 
 /**
- * The tenants' tables as one view, in profile order: lists with the same columns become one list with a leading
- * PROFILE column, rows grouped by profile; a detail view (one resource) gets a `profile` row first.
+ * The tenants' tables as one view, in profile order: lists with the same columns, one after another, become one list
+ * with a leading PROFILE column, rows grouped by profile; a detail view (one resource) gets a `profile` row first
+ * (`profileDetail`). Only the places are worked out here, from what each list's rows need (their widths): the rows
+ * are written as they are read back. The places come per tenant, per table, in the order the tables were printed.
  */
-export function mergeTenantTables(tenants: readonly TenantTables[]): TableSpec[] {
-  const merged: TableSpec[] = [];
-  let list: ListTable | undefined;
+export function mergePlan(tenants: readonly TenantSegments[]): SegmentPlace[][] {
+  let list: MergedList | undefined;
   let columnsKey = '';
-  for (const { profile, tables } of tenants) {
-    const name: Cell = cell(profile);
-    for (const spec of tables) {
-      if (spec.kind === 'detail') {
+  return tenants.map(({ profile, segments }) =>
+    segments.map((segment): SegmentPlace => {
+      if (segment.kind === 'detail') {
         list = undefined;
-        merged.push({ ...spec, rows: [['profile', name], ...spec.rows] });
-        continue;
+        return { kind: 'detail' };
       }
-      const key = JSON.stringify(spec.columns);
+      const key = JSON.stringify(segment.columns);
+      let starts = false;
       if (list === undefined || key !== columnsKey) {
-        list = { kind: 'list', columns: [PROFILE_COLUMN, ...spec.columns], rows: [] };
+        list = { columns: [PROFILE_COLUMN, ...segment.columns], widths: segment.columns.map(() => 0) };
+        list.widths.unshift(0);
         columnsKey = key;
-        merged.push(list);
+        starts = true;
       }
-      for (const row of spec.rows) list.rows.push([name, ...row]);
-    }
-  }
-  return merged;
+      if (segment.rows > 0) {
+        const widths = list.widths;
+        widths[0] = Math.max(widths[0] ?? 0, displayWidth(cell(profile).text));
+        segment.widths.forEach((width, i) => {
+          widths[i + 1] = Math.max(widths[i + 1] ?? 0, width);
+        });
+      }
+      return { kind: 'list', list, starts };
+    }),
+  );
+}
+
+/** A tenant's row in a merged list: its profile first. */
+export function profileRow(profile: string, row: readonly Cell[]): Cell[] {
+  return [cell(profile), ...row];
+}
+
+/** A tenant's detail view in the merged view: a `profile` row first. */
+export function profileDetail(profile: string, spec: DetailTable): DetailTable {
+  return { ...spec, rows: [['profile', cell(profile)], ...spec.rows] };
 }

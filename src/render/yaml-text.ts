@@ -43,3 +43,29 @@ export function yamlSequenceEntry(value: unknown): string {
 export function yamlStreamDocument(value: unknown): string {
   return `---\n${yamlText(value)}`;
 }
+
+/**
+ * The opening of a sequence entry whose `result` is a list that follows item by item (`yamlResultItem`): `head`'s
+ * fields, then `result:`. With the items, the same text as `yamlSequenceEntry({...head, result})`: the library writes
+ * a nested block as it writes a whole one, indented (`test/render/yaml-text.test.ts` holds it to that).
+ */
+export function yamlEntryOpening(head: Readonly<Record<string, unknown>>): string {
+  const opening = yamlSequenceEntry({ ...head, result: [] });
+  // `  result: []` closes the entry: the items go beneath `  result:`.
+  return `${opening.slice(0, opening.length - ' []\n'.length)}\n`;
+}
+
+/** One item of a `result` list under `yamlEntryOpening`. */
+export function yamlResultItem(item: unknown): string {
+  return yamlSequenceEntry(item).replace(/^(?=.)/gm, '    ');
+}
+
+/** `yamlSequenceEntry({...head, result})`, a piece at a time: a list item by item. */
+export function* yamlEntryPieces(head: Readonly<Record<string, unknown>>, result: unknown): Generator<string> {
+  if (!Array.isArray(result) || result.length === 0) {
+    yield yamlSequenceEntry({ ...head, result });
+    return;
+  }
+  yield yamlEntryOpening(head);
+  for (const item of result) yield yamlResultItem(item);
+}

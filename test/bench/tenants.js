@@ -2,8 +2,11 @@
 // build: `npm run build` first.
 // 1. `policies list --parallel 20` over 20 tenants that each answer after 100 ms, vs the same command against one of
 //    them (<= 1.5x); the default --parallel 8 beside it, for the record;
-// 2. peak RSS of `users permissions <id> --all -o json` across 20 tenants of 5,000 items each (< 250 MB);
-// 3. peak RSS of `events tail` merged from 8 tenants (< 100 MB).
+// 2. peak RSS of `users permissions <id> --all -o json` across 20 tenants of 5,000 items each (< 150 MB since issue 38);
+// 3. peak RSS of `events tail` merged from 8 tenants (< 100 MB);
+// 4. peak RSS of `provisionings list --all` across 8 and 24 tenants of about 21 MB each (22,000 provisionings),
+//    `--parallel 1` and `8`, `-o json`, `yaml` and `table`: each < 150 MB, and 24 tenants within 10 % of 8
+//    (issue 38 point 1: each finished tenant waits in a temporary file; docs/decisions/2026-11-28-tenant-results-spooled.md).
 // Usage: node test/bench/tenants.js   (or import { run } from it)
 import './clean-env.js';
 import { spawn } from 'node:child_process';
@@ -18,9 +21,13 @@ const BIN = process.env.BENCH_BIN ?? join(root, 'bin', 'svcadm.js');
 const GNU_TIME = '/usr/bin/time';
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SPEED_TARGET = 1.5;
-const JSON_MEMORY_BUDGET_MB = 250;
+const JSON_MEMORY_BUDGET_MB = 150;
 const TAIL_MEMORY_BUDGET_MB = 100;
 const TAIL_EVENTS_PER_TENANT = Number(process.env.BENCH_TAIL_EVENTS ?? 20_000);
+const SPOOLED_MEMORY_BUDGET_MB = 150;
+/** Of the 24-tenant peak over the 8-tenant one. */
+const SPOOLED_GROWTH_TARGET = 1.1;
+const SPOOLED_ITEMS_PER_TENANT = Number(process.env.BENCH_SPOOLED_ITEMS ?? 22_000);
 
 /** Spawns svcadm; counts stdout lines without keeping them; wall time and the child's peak RSS (GNU time's %M, else the child's own). */
 function runSvcadm(args, env) {
@@ -145,12 +152,63 @@ async function mergedTailMemory(startEmulator) {
   }
 }
 
+/**
+ * Peak RSS of `provisionings list --all` across 8 and 24 tenants of `SPOOLED_ITEMS_PER_TENANT` provisionings each
+ * (about 21 MB of JSON a tenant), in json, yaml and table, with `--parallel 1` and `8`: one row per format and
+ * parallelism, the 8-tenant peak its baseline.
+ */
+async function spooledMemory(startEmulator) {
+  const t = await tenants(startEmulator, 24, {
+    provisionings: SPOOLED_ITEMS_PER_TENANT,
+    rateLimit: 0,
+    eventRate: 0,
+    pageCap: 100,
+  });
+  try {
+    const rows = [];
+    for (const format of ['json', 'yaml', 'table']) {
+      for (const parallel of ['1', '8']) {
+        const peak = {};
+        for (const count of [8, 24]) {
+          const pattern = count === 24 ? '*' : 't00,t01,t02,t03,t04,t05,t06,t07';
+          const args = ['--profiles', pattern, '--parallel', parallel, 'provisionings', 'list', '--all', '-o', format];
+          const r = await runSvcadm(args, t.env);
+          if (r.lines < count * SPOOLED_ITEMS_PER_TENANT) {
+            throw new Error(
+              `${args.join(' ')}: expected at least ${count * SPOOLED_ITEMS_PER_TENANT} lines, got ${r.lines}`,
+            );
+          }
+          peak[count] = r;
+        }
+        rows.push({ format, parallel, eight: peak[8], all: peak[24] });
+      }
+    }
+    return rows;
+  } finally {
+    await t.close();
+  }
+}
+
 export async function run() {
   const { startEmulator } = await import('../../dist/emulator/server.js');
   const speed = await twentyVsOne(startEmulator);
   const memory = await permissionsMemory(startEmulator);
   const tail = await mergedTailMemory(startEmulator);
+  const spooled = await spooledMemory(startEmulator);
   const ratio = speed.many / speed.one;
+  const spooledRows = spooled.map(({ format, parallel, eight, all }) => {
+    const growth = all.rssMb / eight.rssMb;
+    const worst = Math.max(all.rssMb, eight.rssMb);
+    return {
+      name: `peak RSS of provisionings list --all -o ${format} --parallel ${parallel}, 24 tenants vs 8, ${SPOOLED_ITEMS_PER_TENANT.toLocaleString('en-US')} items each (${(all.ms / 1000).toFixed(1)} s / ${(eight.ms / 1000).toFixed(1)} s; 8 tenants ${eight.rssMb.toFixed(1)} MB; each < ${SPOOLED_MEMORY_BUDGET_MB} MB)`,
+      baseline: eight.rssMb,
+      measured: all.rssMb,
+      unit: 'MB',
+      ratio: growth,
+      target: `<= ${SPOOLED_GROWTH_TARGET}x and < ${SPOOLED_MEMORY_BUDGET_MB} MB`,
+      ok: growth <= SPOOLED_GROWTH_TARGET && worst < SPOOLED_MEMORY_BUDGET_MB,
+    };
+  });
   return [
     {
       name: `policies list --profiles '*' --parallel 20 over 20 tenants answering after 100 ms vs one tenant (whole processes, median of ${RUNS})`,
@@ -183,11 +241,27 @@ export async function run() {
       target: `< ${TAIL_MEMORY_BUDGET_MB} MB`,
       ok: tail.rssMb < TAIL_MEMORY_BUDGET_MB,
     },
+    ...spooledRows,
   ];
 }
 
+/** Only the rows of issue 38 point 1 (`node test/bench/tenants.js --spooled`). */
+async function runSpooled() {
+  const { startEmulator } = await import('../../dist/emulator/server.js');
+  const rows = await spooledMemory(startEmulator);
+  return rows.map(({ format, parallel, eight, all }) => ({
+    name: `peak RSS of provisionings list --all -o ${format} --parallel ${parallel}, 24 tenants vs 8 (${eight.rssMb.toFixed(1)} MB)`,
+    baseline: eight.rssMb,
+    measured: all.rssMb,
+    unit: 'MB',
+    ratio: all.rssMb / eight.rssMb,
+    target: `<= ${SPOOLED_GROWTH_TARGET}x and < ${SPOOLED_MEMORY_BUDGET_MB} MB`,
+    ok: all.rssMb / eight.rssMb <= SPOOLED_GROWTH_TARGET && Math.max(all.rssMb, eight.rssMb) < SPOOLED_MEMORY_BUDGET_MB,
+  }));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const r of await run()) {
+  for (const r of await (process.argv.includes('--spooled') ? runSpooled() : run())) {
     const base = r.baseline === undefined ? '' : ` vs ${r.baseline.toFixed(1)} ms`;
     console.log(
       `${r.name}: ${r.measured.toFixed(1)} ${r.unit ?? 'ms'}${base} = ${r.ratio.toFixed(2)}x (target ${r.target})${r.ok === false ? '  MISSED' : ''}`,

@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { answerJson, CLIENT_ID, CLIENT_SECRET, startHostileServer } from '../helpers/hostile-server.js';
 import { json, refusedPort, startLoopback } from '../helpers/loopback-server.js';
 import { configWithProfiles, type ProfileSpec, runCli } from '../helpers/run-cli.js';
 
@@ -151,6 +153,58 @@ describe('outputs', () => {
     );
   });
 
+  it('table: columns as wide as the widest cell of any tenant, a later one included; on a terminal one layout for all', async () => {
+    const user = (user_id: string, connection: string, name: string) => ({
+      user_id,
+      name,
+      email: 'alice@example.com',
+      identities: [{ connection, provider: 'auth0' }],
+    });
+    const one = await startHostileServer({ api: answerJson(200, [user('u1', 'db', 'Ann Example')]) });
+    const two = await startHostileServer({
+      api: answerJson(200, [user('auth0|a-much-longer-user-id-0002', 'Username-Password-Authentication', 'Bob')]),
+    });
+    const three = await startHostileServer({ api: answerJson(200, []) });
+    const servers = [one, two, three];
+    try {
+      const tenant = (server: { url: string }) => ({
+        domain: server.url,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+      });
+      const dir = configWithProfiles({ 'alpha-tenant': tenant(one), b: tenant(two), c: tenant(three) });
+      const words = ['--profiles', '*', 'users', 'find', '--email', 'alice@example.com', '-o', 'table'];
+      const r = await runCli(words, { env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' } });
+      expect(r).toEqual({
+        code: 0,
+        stdout: [
+          'PROFILE       USER ID                           CONNECTION                        NAME         CREATED (UTC)',
+          'alpha-tenant  u1                                db                                Ann Example  -',
+          'b             auth0|a-much-longer-user-id-0002  Username-Password-Authentication  Bob          -',
+          '',
+        ].join('\n'),
+        stderr: 'c: No user has the e-mail alice@example.com.\n',
+      });
+      const narrow = await runCli(words, {
+        env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' },
+        tty: { stdout: true },
+        columns: 92,
+      });
+      expect(narrow).toEqual({
+        code: 0,
+        stdout: [
+          'PROFILE       USER ID                           CONNECTION                        NAME',
+          'alpha-tenant  u1                                db                                Ann Examp…',
+          'b             auth0|a-much-longer-user-id-0002  Username-Password-Authentication  Bob',
+          '',
+        ].join('\n'),
+        stderr: 'c: No user has the e-mail alice@example.com.\nHidden to fit: CREATED (UTC) (-o wide shows all)\n',
+      });
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+
   it('table: a single resource shows its profile first', async () => {
     const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
     const r = await runCli(['--profiles', '*', 'policies', 'get', POLICY, '-o', 'table'], {
@@ -191,6 +245,40 @@ describe('outputs', () => {
       stdout: `- profile: dev\n  domain: ${host(a)}\n  result: ${POLICY}\n- profile: prod\n  domain: ${host(b)}\n  result: ${POLICY}\n`,
       stderr: '',
     });
+  });
+
+  it('raw: one value a line, <profile> and a tab before it; a value never spans lines nor holds a raw tab; a failed tenant one JSON line on stderr', async () => {
+    const server = await startHostileServer({
+      api: answerJson(200, [
+        { user_id: 'u1\tx\ny\x1b[2J', email: 'alice@example.com' },
+        { user_id: 'u2', email: 'alice@example.com' },
+      ]),
+    });
+    const down = await refusedPort();
+    try {
+      const dir = configWithProfiles({
+        evil: { domain: server.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+        good: admin(a),
+        down: { domain: `http://127.0.0.1:${down}`, clientId: 'x', clientSecret: 'y' },
+      });
+      const words = ['users', 'find', '--email', 'alice@example.com', '-o', 'raw', '--max-retries', '0'];
+      const r = await runCli(['--profiles', '*', '--parallel', '1', ...words, '--query', '[].user_id'], {
+        env: { SVCADM_CONFIG_DIR: dir },
+      });
+      expect(r.code).toBe(9);
+      expect(r.stdout).toBe('evil\tu1\\tx\\ny\\x1b[2J\nevil\tu2\ngood\tdb|user-0001\ngood\tdb|user-0036\n');
+      expect(r.stderr).toBe(
+        `{"profile":"down","error":{"status":null,"code":"network","message":"connection refused by 127.0.0.1:${down}","exit_code":7}}\n` +
+          '{"error":{"status":null,"code":"tenants_failed","message":"1 of 3 tenants failed: down (exit 7)","exit_code":9}}\n',
+      );
+      // Anything but a scalar is one line of compact JSON after the tab.
+      const whole = await runCli(['--profiles', 'good', ...words, '--query', '[0].{id: user_id}'], {
+        env: { SVCADM_CONFIG_DIR: dir },
+      });
+      expect(whole).toEqual({ code: 0, stdout: 'good\t{"id":"db|user-0001"}\n', stderr: '' });
+    } finally {
+      await server.close();
+    }
   });
 
   it('ndjson: one {"profile","item"} line per item, each tenant in its own order', async () => {
@@ -381,12 +469,59 @@ describe('tenants that fail differently in one run', () => {
       },
     );
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout).map((e: { profile: string }) => e.profile)).toEqual(['a']);
+    const cancelled = (profile: string, emu: TestEmulator) => ({
+      profile,
+      domain: host(emu),
+      error: { status: null, code: 'cancelled', message: 'stopped by --fail-fast: a failed', exit_code: null },
+    });
+    const doc = JSON.parse(r.stdout) as Array<{ profile: string; error: { code: string } }>;
+    expect(doc.map((e) => [e.profile, e.error.code])).toEqual([
+      ['a', 'access_denied'],
+      ['b', 'cancelled'],
+      ['c', 'cancelled'],
+    ]);
+    expect(doc.slice(1)).toEqual([cancelled('b', b), cancelled('c', c)]);
     expect(JSON.parse(r.stderr.trimEnd().split('\n').at(-1) ?? '').error.message).toBe(
       '1 of 3 tenants failed: a (exit 3); stopped by --fail-fast: b, c',
     );
     expect((await b.requests()).requests).toEqual([]);
     expect((await c.requests()).requests).toEqual([]);
+  });
+
+  it("--fail-fast in yaml, ndjson and a table: each tenant stopped is reported as cancelled; the exit stays the failure's", async () => {
+    const dir = configWithProfiles({ a: { ...admin(a), clientSecret: 'nope' }, b: admin(b), c: admin(c) });
+    const run = (...format: string[]) =>
+      runCli(['--profiles', '*', '--parallel', '1', '--fail-fast', 'policies', 'get', POLICY, '-q', ...format], {
+        env: { SVCADM_CONFIG_DIR: dir, NO_COLOR: '1' },
+      });
+    const yaml = await run('-o', 'yaml');
+    expect(yaml.code).toBe(3);
+    expect(yaml.stdout).toContain(
+      [
+        `- profile: b`,
+        `  domain: ${host(b)}`,
+        '  error:',
+        '    status: null',
+        '    code: cancelled',
+        '    message: "stopped by --fail-fast: a failed"',
+        '    exit_code: null',
+        `- profile: c`,
+      ].join('\n'),
+    );
+    const ndjson = await run('-o', 'ndjson');
+    expect(ndjson.code).toBe(3);
+    expect(ndjson.stdout.trimEnd().split('\n').slice(1)).toEqual([
+      '{"profile":"b","error":{"status":null,"code":"cancelled","message":"stopped by --fail-fast: a failed","exit_code":null}}',
+      '{"profile":"c","error":{"status":null,"code":"cancelled","message":"stopped by --fail-fast: a failed","exit_code":null}}',
+    ]);
+    const table = await run('-o', 'table');
+    expect(table.code).toBe(3);
+    expect(table.stdout).toBe('');
+    expect(table.stderr.trimEnd().split('\n').slice(1)).toEqual([
+      'svcadm: b: stopped by --fail-fast: a failed',
+      'svcadm: c: stopped by --fail-fast: a failed',
+      'svcadm: 1 of 3 tenants failed: a (exit 3); stopped by --fail-fast: b, c',
+    ]);
   });
 
   it('without --fail-fast a failure stops nothing', async () => {
@@ -396,6 +531,74 @@ describe('tenants that fail differently in one run', () => {
     });
     expect(r.code).toBe(9);
     expect(JSON.parse(r.stdout).map((e: { result?: string }) => e.result)).toEqual([undefined, POLICY, POLICY]);
+  });
+});
+
+describe('the temporary folder where each result waits (issue 38 point 1)', () => {
+  it('TMPDIR missing, or not a folder: exit 74, one line naming it, nothing sent', async () => {
+    const dir = configWithProfiles({ dev: admin(a), prod: admin(b) });
+    const base = mkdtempSync(join(tmpdir(), 'svcadm-test-tmp-'));
+    writeFileSync(join(base, 'file'), '');
+    for (const [tmp, why] of [
+      [join(base, 'missing'), 'no such folder (ENOENT)'],
+      [join(base, 'file'), 'not a folder (ENOTDIR)'],
+    ]) {
+      const r = await runCli(['--profiles', '*', 'policies', 'list', '-o', 'table'], {
+        env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+      });
+      expect(r).toEqual({
+        code: 74,
+        stdout: '',
+        stderr: `svcadm: cannot keep the tenants' results in the temporary folder ${tmp}: ${why} — set TMPDIR to a writable folder with room for the output\n`,
+      });
+      const json = await runCli(['--profiles', '*', 'policies', 'list', '-o', 'json'], {
+        env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+      });
+      expect(json.code).toBe(74);
+      expect(JSON.parse(json.stderr).error.code).toBe('output_failed');
+    }
+    expect(await apiRequests(a)).toBe(0);
+    expect(await tokenRequests(a)).toBe(0);
+  });
+
+  it('a finished tenant waits in a 0600 file of a 0700 folder under TMPDIR; the folder is gone after the run, failed or not', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svcadm-test-tmp-'));
+    const seen: string[] = [];
+    const server = await startHostileServer({
+      api: (_req, res) => {
+        // `a` is done (--parallel 1): its result waits in the folder while `b` runs.
+        for (const folder of readdirSync(tmp)) {
+          seen.push(`${folder.replace(/-\w+$/, '-*')} ${(statSync(join(tmp, folder)).mode & 0o777).toString(8)}`);
+          for (const file of readdirSync(join(tmp, folder)).sort()) {
+            seen.push(`${file} ${(statSync(join(tmp, folder, file)).mode & 0o777).toString(8)}`);
+          }
+        }
+        answerJson(200, [])(_req, res);
+      },
+    });
+    try {
+      const dir = configWithProfiles({
+        a: admin(a),
+        b: { domain: server.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+        c: { ...admin(c), clientSecret: 'nope' },
+      });
+      const r = await runCli(['--profiles', '*', '--parallel', '1', 'users', 'find', '--email', 'alice@example.com'], {
+        env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+      });
+      expect(r.code).toBe(9);
+      expect(JSON.parse(r.stdout).map((e: { profile: string }) => e.profile)).toEqual(['a', 'b', 'c']);
+      expect(seen).toEqual(['svcadm-tenants-* 700', '0000.json 600', '0001.json 600']);
+      expect(readdirSync(tmp)).toEqual([]);
+      for (const format of ['table', 'yaml']) {
+        const t = await runCli(['--profiles', '*', 'users', 'find', '--email', 'alice@example.com', '-o', format], {
+          env: { SVCADM_CONFIG_DIR: dir, TMPDIR: tmp },
+        });
+        expect(t.code).toBe(9);
+        expect(readdirSync(tmp)).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
 

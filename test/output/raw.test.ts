@@ -98,6 +98,25 @@ describe('-o raw', () => {
     expect(r.stdout).toMatch(/^([a-z.]+\n){3}$/);
   });
 
+  it('prints nothing for a null result (a --query that matched nothing), one notice on stderr, exit 0', async () => {
+    const email = 'nobody-here@example.com';
+    const r = await runCli(['users', 'find', '--email', email, '--query', '[0].user_id', '-o', 'raw'], { env });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        "--query '[0].user_id' matched nothing: nothing printed (-o raw prints nothing for null; -o json prints null)\n",
+    });
+    // So `id=$(…)` is empty, never the word null; with -q, nothing at all.
+    const quiet = await runCli(['users', 'find', '--email', email, '--query', '[0].user_id', '-o', 'raw', '-q'], {
+      env,
+    });
+    expect(quiet).toEqual({ code: 0, stdout: '', stderr: '' });
+    // A whole document is unchanged: -o json still prints null.
+    const json = await runCli(['users', 'find', '--email', email, '--query', '[0].user_id', '-o', 'json'], { env });
+    expect(json).toEqual({ code: 0, stdout: 'null\n', stderr: '' });
+  });
+
   it('is named in the error of an unknown format, and errors are the JSON envelope', async () => {
     const bad = await runCli(['policies', 'list', '-o', 'xml'], { env });
     expect(bad.code).toBe(2);

@@ -137,5 +137,6 @@ export async function runDeleteUserAcross(tenants: Tenants, opts: DeleteUserOpti
       `tenant${list.length === 1 ? '' : 's'}?\n${lines}[y/N] `;
     await confirm(inv, question, 'not confirmed: nothing was deleted');
   }
-  await tenants.each((tenant) => runDeleteUser(tenant, { ...opts, yes: true }));
+  // A dry run only reads: stopped, it prints nothing, as every read across tenants.
+  await tenants.each((tenant) => runDeleteUser(tenant, { ...opts, yes: true }), { reportStops: opts.dryRun !== true });
 }
