@@ -12,7 +12,12 @@ import { ByteJoiner } from '../util/byte-joiner.js';
 import { asksForData } from './asks-for-data.js';
 import { type IOStreams, STREAM_QUEUE_BYTES } from './io-streams.js';
 import { streamViewKind } from './live-view-choice.js';
-import { collectAfterBytes, keepYoungGenerationSmall, MINOR_COLLECTION_BYTES } from './memory-policy.js';
+import {
+  collectAfterBytes,
+  keepYoungGenerationSmall,
+  MINOR_COLLECTION_BYTES,
+  spooledListText,
+} from './memory-policy.js';
 import { statusLines } from './status-lines.js';
 import type { ItemStream, StreamFormats } from './stream-types.js';
 import { type TenantError, TenantOutput, tenantFailureLine } from './tenant-output.js';
@@ -213,6 +218,7 @@ export class Printer {
     const holding = (items: number, bytes: number) => {
       heldItems += items;
       heldBytes += bytes;
+      if (spooled) spooledListText(bytes);
       if (heldItems > ALL_HELD_MAX_ITEMS || heldBytes > ALL_HELD_MAX_BYTES) throw listTooLong();
     };
     try {

@@ -262,7 +262,7 @@ async function runSpooled() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const r of await (process.argv.includes('--spooled') ? runSpooled() : run())) {
-    const base = r.baseline === undefined ? '' : ` vs ${r.baseline.toFixed(1)} ms`;
+    const base = r.baseline === undefined ? '' : ` vs ${r.baseline.toFixed(1)} ${r.unit ?? 'ms'}`;
     console.log(
       `${r.name}: ${r.measured.toFixed(1)} ${r.unit ?? 'ms'}${base} = ${r.ratio.toFixed(2)}x (target ${r.target})${r.ok === false ? '  MISSED' : ''}`,
     );

@@ -1,16 +1,16 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it, vi } from 'vitest';
-import { collectAfterBytes } from '../../src/io/memory-policy.js';
+import { collectAfterBytes, FULL_COLLECTION_BYTES, spooledListText } from '../../src/io/memory-policy.js';
 import { withFileEmulator } from '../helpers/emulator.js';
 
-/** Minor collections asked for (forced, not V8's own) while `act` runs, and a moment after. */
-async function minorCollections(act: () => void): Promise<number> {
+/** Collections of `kind` asked for (forced, not V8's own) while `act` runs, and a moment after. */
+async function forcedCollections(kind: number, act: () => void): Promise<number> {
   let seen = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = (entry as { detail?: unknown }).detail as { kind?: number; flags?: number } | undefined;
       const forced = ((detail?.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0;
-      if (forced && detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) seen++;
+      if (forced && detail?.kind === kind) seen++;
     }
   });
   observer.observe({ entryTypes: ['gc'] });
@@ -20,12 +20,24 @@ async function minorCollections(act: () => void): Promise<number> {
   return seen;
 }
 
+const minorCollections = (act: () => void) => forcedCollections(constants.NODE_PERFORMANCE_GC_MINOR, act);
+const fullCollections = (act: () => void) => forcedCollections(constants.NODE_PERFORMANCE_GC_MAJOR, act);
+
 describe('the tail’s young-generation collections', () => {
   it('collects once each time the bytes received reach the step, and not before', async () => {
     const received = collectAfterBytes(1000);
     expect(await minorCollections(() => received(999))).toBe(0);
     expect(await minorCollections(() => received(1))).toBe(1);
     expect(await minorCollections(() => [600, 600, 600, 600].forEach(received))).toBe(2);
+  });
+});
+
+describe('the full collections of lists spooled across tenants', () => {
+  it('collects the whole heap each time the text spooled by all tenants together reaches the step', async () => {
+    const step = FULL_COLLECTION_BYTES;
+    expect(await fullCollections(() => spooledListText(step - 1))).toBe(0);
+    expect(await fullCollections(() => spooledListText(1))).toBe(1);
+    expect(await fullCollections(() => [step / 2, step / 2, step / 2, step / 2].forEach(spooledListText))).toBe(2);
   });
 });
 
