@@ -2,9 +2,11 @@ import type { HeldRequest, HttpClient, HttpRequest } from '../../api/http.js';
 import { retryAfterMs } from '../../api/retry.js';
 import type { Clock } from '../../clock.js';
 import { secretFlagWarning } from '../../config/secret-flag.js';
+import { errorCodeOf } from '../../error-codes.js';
 import { Interrupted, NetworkError, UsageError } from '../../errors.js';
 import type { Printer } from '../../io/printer.js';
 import { neutralize } from '../../text/sanitize.js';
+import { inSpan } from '../../traces/tracer.js';
 import { LF } from '../stream/byte-codes.js';
 import { SSE_MAX_EVENT_BYTES } from '../stream/sse-parser.js';
 import type { StreamEvent } from '../stream/stream-event.js';
@@ -197,6 +199,9 @@ export class EventForwarder {
       statusOnly: true,
       direct: true,
       sequential: true,
+      // The app's path is the user's: no template; its POSTs alone carry `traceparent` (traces on).
+      template: null,
+      propagate: true,
       held: attempt === 1 ? ready.held : undefined,
     };
   }
@@ -226,6 +231,25 @@ export class EventForwarder {
    * cannot go on for any event (an app that cannot be reached for good: TLS, a name that does not resolve).
    */
   async deliver(event: ForwardedEvent): Promise<ForwardResult> {
+    const tracer = this.http.settings.tracer;
+    if (!tracer?.on) return this.#deliver(event);
+    // Traces on: the event's delivery is a span, each attempt's POST a child that names itself in `traceparent`.
+    return inSpan(tracer, 'svcadm forward', {}, errorCodeOf, async (span) => {
+      const result = await this.#deliver(event);
+      const attributes: Record<string, string | number> = {
+        'svcadm.forward.outcome': result.outcome,
+        'svcadm.forward.class': result.outcome === 'exhausted' ? 'retried' : result.outcome,
+        'svcadm.forward.attempts': result.attempts,
+      };
+      if (result.status !== undefined) attributes['http.response.status_code'] = result.status;
+      span.setAttributes(attributes);
+      if (result.outcome !== 'acknowledged')
+        span.failed(result.outcome === 'rejected' ? 'forward_rejected' : 'forward_failed');
+      return result;
+    });
+  }
+
+  async #deliver(event: ForwardedEvent): Promise<ForwardResult> {
     const { forwarding, clock, http } = this;
     const { attempts: limit } = forwarding;
     const trace = http.settings.trace;
