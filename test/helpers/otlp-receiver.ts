@@ -61,7 +61,7 @@ interface RawKeyValue {
   value?: Record<string, unknown>;
 }
 
-function valueOf(v: Record<string, unknown> | undefined): Value {
+function attributeValue(v: Record<string, unknown> | undefined): Value {
   if (!v) return '';
   const s = v.string_value ?? v.stringValue;
   if (s !== undefined) return String(s);
@@ -76,7 +76,7 @@ function valueOf(v: Record<string, unknown> | undefined): Value {
 
 function attributesOf(list: RawKeyValue[] | undefined): Record<string, Value> {
   const out: Record<string, Value> = {};
-  for (const kv of list ?? []) out[kv.key] = valueOf(kv.value);
+  for (const kv of list ?? []) out[kv.key] = attributeValue(kv.value);
   return out;
 }
 

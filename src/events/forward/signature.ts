@@ -1,12 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { isMalformedStandardSecret, STANDARD_SECRET_PREFIX } from './standard-secret.js';
 
 /** The header that signs each forwarded event: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
 export const SIGNATURE_HEADER = 'svcadm-signature';
-
-/** The prefix of a Standard Webhooks secret: `whsec_<base64 of the key's bytes>`. */
-export const STANDARD_SECRET_PREFIX = 'whsec_';
-/** Canonical base64 (padding where due), as the Standard Webhooks libraries decode a `whsec_` secret's key. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * The signature of one delivery attempt: HMAC-SHA256, keyed with the secret's UTF-8 bytes, over `<t>.<body>` where
@@ -16,13 +12,6 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 export function signatureHeader(secret: string, body: string | Uint8Array, unixSeconds: number): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.`).update(body).digest('hex');
   return `t=${unixSeconds},v1=${mac}`;
-}
-
-/** A `whsec_` secret whose rest is not canonical base64: no Standard Webhooks library could take it (refused). */
-export function isMalformedStandardSecret(secret: string): boolean {
-  if (!secret.startsWith(STANDARD_SECRET_PREFIX)) return false;
-  const rest = secret.slice(STANDARD_SECRET_PREFIX.length);
-  return rest === '' || !BASE64.test(rest);
 }
 
 /**

@@ -2,7 +2,7 @@ import { isLoopbackHost } from '../../config/tenant.js';
 import type { Env } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { nodeCrypto } from '../../util/node-crypto.js';
-import { isMalformedStandardSecret, STANDARD_SECRET_PREFIX } from './signature.js';
+import { isMalformedStandardSecret, STANDARD_SECRET_PREFIX } from './standard-secret.js';
 
 /** Stands in for --forward-secret (the command line leaks into shell history and the process list). */
 export const FORWARD_SECRET_ENV = 'SVCADM_FORWARD_SECRET';
