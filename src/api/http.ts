@@ -46,16 +46,15 @@ export interface HttpRequest extends AttemptRequest {
   maxRetries?: number;
   /** Over the service's 1 MB: a request to someone else (the app of --forward-to) with a limit of its own. */
   maxRequestBytes?: number;
+  /** Traces: each attempt's span carries `url.template`, by default `routeTemplate` of the URL. */
+  template?: string;
   /**
-   * Traces: each attempt's span carries `url.template`, by default `routeTemplate` of the URL; `null` for a request
-   * whose path is the user's own (the app of --forward-to).
+   * Traces on: the caller's span stands for the request (a forwarded event's), each attempt carries its
+   * `traceparent` so that the receiver continues the trace, and the attempts are not spans of their own (one span
+   * per event keeps a forwarding run's tracing cost small). Only the POSTs to the user's own app set it (api-notes.md
+   * "Tracing": never a request to the tenant).
    */
-  template?: string | null;
-  /**
-   * Traces on: the attempt carries `traceparent`, naming its span, so that the receiver continues the trace. Only
-   * the POSTs to the user's own app set it (api-notes.md "Tracing": never a request to the tenant).
-   */
-  propagate?: true;
+  traceparent?: string | undefined;
 }
 
 export interface StreamResponse {
@@ -187,11 +186,11 @@ export class HttpClient {
       const started = clock.now();
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
-      const span = tracer?.on ? this.#attemptSpan(tracer, req, attempt) : NO_SPAN;
+      const span = tracer?.on && req.traceparent === undefined ? this.#attemptSpan(tracer, req, attempt) : NO_SPAN;
       try {
         const held = attempt === 0 && req.held instanceof Attempt && req.held.usable ? req.held : undefined;
         const headers = req.attemptHeaders?.();
-        const traceparent = req.propagate ? span.traceparent() : undefined;
+        const { traceparent } = req;
         response = await (held ?? this.#attempts.attempt(req, route)).send(
           traceparent === undefined ? headers : { ...headers, traceparent },
         );
@@ -278,11 +277,10 @@ export class HttpClient {
 
   /** One attempt's span: `<method> <url.template>`, its method, route template and how often it was sent before. */
   #attemptSpan(tracer: Tracer, req: HttpRequest, attempt: number): Span {
-    const template = req.template === undefined ? routeTemplate(req.url) : req.template;
-    const attributes: Record<string, string | number> = { 'http.request.method': req.method };
-    if (template !== null) attributes['url.template'] = template;
+    const template = req.template ?? routeTemplate(req.url);
+    const attributes: Record<string, string | number> = { 'http.request.method': req.method, 'url.template': template };
     if (attempt > 0) attributes['http.request.resend_count'] = attempt;
-    return tracer.startSpan(template === null ? req.method : `${req.method} ${template}`, attributes);
+    return tracer.startSpan(`${req.method} ${template}`, attributes);
   }
 
   #traceExchange(req: HttpRequest, res: Omit<HttpResponse, 'retries'>, started: number, via: string): void {

@@ -137,6 +137,9 @@ export class EventForwarder {
     this.#signer = signerOf(forwarding.target.secret);
   }
 
+  /** The `traceparent` of the event being delivered (traces on): its span's. */
+  #traceparent: string | undefined;
+
   /** The run's secret and its Standard Webhooks key, decoded once. */
   readonly #signer: Signer;
 
@@ -199,9 +202,8 @@ export class EventForwarder {
       statusOnly: true,
       direct: true,
       sequential: true,
-      // The app's path is the user's: no template; its POSTs alone carry `traceparent` (traces on).
-      template: null,
-      propagate: true,
+      // Traces on: the event's span (`deliver`) names every attempt; these POSTs alone carry `traceparent`.
+      traceparent: this.#traceparent,
       held: attempt === 1 ? ready.held : undefined,
     };
   }
@@ -235,7 +237,10 @@ export class EventForwarder {
     if (!tracer?.on) return this.#deliver(event);
     // Traces on: the event's delivery is a span, each attempt's POST a child that names itself in `traceparent`.
     return inSpan(tracer, 'svcadm forward', {}, errorCodeOf, async (span) => {
-      const result = await this.#deliver(event);
+      this.#traceparent = span.traceparent();
+      const result = await this.#deliver(event).finally(() => {
+        this.#traceparent = undefined;
+      });
       const attributes: Record<string, string | number> = {
         'svcadm.forward.outcome': result.outcome,
         'svcadm.forward.class': result.outcome === 'exhausted' ? 'retried' : result.outcome,
