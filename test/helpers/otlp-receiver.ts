@@ -122,12 +122,25 @@ export interface OtlpReceiver {
   readonly spans: ReceivedSpan[];
   /** Every POST, in order (path and content type). */
   readonly posts: { url: string; contentType: string }[];
+  /** Resolves once a span named `name` has arrived (a run whose end the test does not await, such as a server's). */
+  arrived(name: string): Promise<ReceivedSpan>;
   close(): Promise<void>;
 }
 
 export async function startOtlpReceiver(status = 200): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const posts: { url: string; contentType: string }[] = [];
+  const waiting: { name: string; done: (span: ReceivedSpan) => void }[] = [];
+  const received = (batch: ReceivedSpan[]) => {
+    spans.push(...batch);
+    for (const w of [...waiting]) {
+      const span = batch.find((s) => s.name === w.name);
+      if (span) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.done(span);
+      }
+    }
+  };
   // Its own server, not startLoopback's: a protobuf body is bytes, not text.
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -139,9 +152,9 @@ export async function startOtlpReceiver(status = 200): Promise<OtlpReceiver> {
       if (status === 200) {
         if (contentType === 'application/x-protobuf') {
           const message = Request.toObject(Request.decode(body), { longs: Number, bytes: Buffer, defaults: false });
-          spans.push(...spansOf(message, 'http/protobuf', req.headers));
+          received(spansOf(message, 'http/protobuf', req.headers));
         } else {
-          spans.push(...spansOf(JSON.parse(body.toString('utf8')), 'http/json', req.headers));
+          received(spansOf(JSON.parse(body.toString('utf8')), 'http/json', req.headers));
         }
       }
       res.writeHead(status, { 'content-type': contentType }).end();
@@ -153,6 +166,10 @@ export async function startOtlpReceiver(status = 200): Promise<OtlpReceiver> {
     endpoint: `http://127.0.0.1:${port}`,
     spans,
     posts,
+    arrived: (name) => {
+      const span = spans.find((s) => s.name === name);
+      return span ? Promise.resolve(span) : new Promise((done) => waiting.push({ name, done }));
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -5,6 +5,7 @@ import { emulatorEnv, emulatorPerTest, type TestEmulator } from '../helpers/emul
 import { loopbackPerTest, refusedPort } from '../helpers/loopback-server.js';
 import { otlpReceiverPerTest, type ReceivedSpan, type Value } from '../helpers/otlp-receiver.js';
 import { configWithProfiles, runCli } from '../helpers/run-cli.js';
+import { connectMcp } from '../mcp/helpers.js';
 
 // Traces against a local OTLP/HTTP collector (test/helpers/otlp-receiver.ts): every case of issue 41 point 5, each
 // span compared whole — its name, its parent's name, its attributes — with the resource and the trace it belongs to.
@@ -313,5 +314,37 @@ describe('traces (OTEL_* variables)', () => {
       'deployment.environment.name': 'ci',
       team: 'platform',
     });
+  });
+});
+
+describe('traces of svcadm mcp', () => {
+  it('a span per tool call, by the tool’s name, never its arguments; a failed call by its code', async () => {
+    const e = await startEmulator();
+    const c = await collector();
+    const id = e.fixtures.policyIds[0] as string;
+    const s = await connectMcp(['mcp'], traced(e, c.endpoint));
+    const ok = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id } });
+    expect(ok.isError).toBeFalsy();
+    const missing = await s.client.callTool({ name: 'get_rate_limit_policy', arguments: { id: 'rlp_missing' } });
+    expect(missing.isError).toBe(true);
+    await s.close();
+    await c.arrived('svcadm mcp');
+    const calls = shapes(c.spans).filter((span) => span.name.startsWith('execute_tool'));
+    const tool = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_rate_limit_policy' };
+    expect(calls).toEqual([
+      { name: 'execute_tool get_rate_limit_policy', parent: 'svcadm mcp', attributes: tool },
+      {
+        name: 'execute_tool get_rate_limit_policy',
+        parent: 'svcadm mcp',
+        attributes: { ...tool, 'error.type': 'inexistent_rate_limit_policy' },
+        error: true,
+      },
+    ]);
+    expect(
+      shapes(c.spans)
+        .filter((span) => span.name.startsWith('GET '))
+        .map((span) => span.parent),
+    ).toEqual(['execute_tool get_rate_limit_policy', 'execute_tool get_rate_limit_policy']);
+    expect(JSON.stringify(c.spans)).not.toContain(id);
   });
 });
