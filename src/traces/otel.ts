@@ -98,15 +98,7 @@ export function startTraces(config: TracesConfig, version: string, clock: Clock 
     const current = contexts.active();
     return trace.getSpan(current) ? current : base;
   };
-  const spans = new WeakMap<OtelSpan, SdkSpan>();
-  const wrap = (span: OtelSpan): SdkSpan => {
-    let wrapped = spans.get(span);
-    if (!wrapped) {
-      wrapped = new SdkSpan(span);
-      spans.set(span, wrapped);
-    }
-    return wrapped;
-  };
+  const wrap = (span: OtelSpan): SdkSpan => new SdkSpan(span);
   let root: SdkSpan | undefined;
   return {
     on: true,

@@ -6,7 +6,6 @@ import { errorCodeOf } from '../../error-codes.js';
 import { Interrupted, NetworkError, UsageError } from '../../errors.js';
 import type { Printer } from '../../io/printer.js';
 import { neutralize } from '../../text/sanitize.js';
-import { inSpan } from '../../traces/tracer.js';
 import { LF } from '../stream/byte-codes.js';
 import { SSE_MAX_EVENT_BYTES } from '../stream/sse-parser.js';
 import type { StreamEvent } from '../stream/stream-event.js';
@@ -235,12 +234,12 @@ export class EventForwarder {
   async deliver(event: ForwardedEvent): Promise<ForwardResult> {
     const tracer = this.http.settings.tracer;
     if (!tracer?.on) return this.#deliver(event);
-    // Traces on: the event's delivery is a span, each attempt's POST a child that names itself in `traceparent`.
-    return inSpan(tracer, 'svcadm forward', {}, errorCodeOf, async (span) => {
-      this.#traceparent = span.traceparent();
-      const result = await this.#deliver(event).finally(() => {
-        this.#traceparent = undefined;
-      });
+    // Traces on: the event's delivery is a span, named by each of its POSTs in `traceparent`. Not made the active
+    // span: nothing below it makes spans, and entering a context per event is a cost a forwarding run pays per event.
+    const span = tracer.startSpan('svcadm forward');
+    this.#traceparent = span.traceparent();
+    try {
+      const result = await this.#deliver(event);
       const attributes: Record<string, string | number> = {
         'svcadm.forward.outcome': result.outcome,
         'svcadm.forward.class': result.outcome === 'exhausted' ? 'retried' : result.outcome,
@@ -251,7 +250,13 @@ export class EventForwarder {
       if (result.outcome !== 'acknowledged')
         span.failed(result.outcome === 'rejected' ? 'forward_rejected' : 'forward_failed');
       return result;
-    });
+    } catch (err) {
+      span.failed(errorCodeOf(err));
+      throw err;
+    } finally {
+      this.#traceparent = undefined;
+      span.end();
+    }
   }
 
   async #deliver(event: ForwardedEvent): Promise<ForwardResult> {
