@@ -27,9 +27,18 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
   const { io } = world;
   // Off unless the OTEL_* variables ask; then the SDK is loaded, and only then (src/traces/tracer.ts).
   const traces = tracesDecision(world.env);
-  const tracer = traces.on
-    ? (await import('./traces/otel.js')).startTraces(traces.config, packageVersion())
-    : NO_TRACER;
+  let tracer = NO_TRACER;
+  let tracesDebug = traces.on ? undefined : traces.debug;
+  if (traces.on) {
+    // The headers of the export may hold a collector's key: never written to stderr either.
+    for (const value of Object.values(traces.config.headers)) secrets.add(value);
+    try {
+      tracer = (await import('./traces/otel.js')).startTraces(traces.config, packageVersion());
+    } catch (err) {
+      // Traces never stop a command: a run whose SDK could not start goes on without them.
+      tracesDebug = `traces: could not start: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
   const ctx: Context = {
     ...world,
     tracer,
@@ -51,7 +60,7 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
   span.setAttributes({ 'process.exit.code': ran.code });
   if (ran.err !== undefined) span.failed(errorCodeOf(ran.err));
   span.end();
-  const debugLine = traces.on ? await tracer.shutdown(TRACES_FLUSH_CAP_MS) : traces.debug;
+  const debugLine = tracer.on ? await tracer.shutdown(TRACES_FLUSH_CAP_MS) : tracesDebug;
   // A collector down changes neither output nor exit code: one line with --debug, else nothing.
   if (debugLine !== undefined && globals?.debug === true)
     ctx.io.stderr.write(`svcadm: debug: ${neutralize(debugLine)}\n`);
