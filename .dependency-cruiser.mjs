@@ -11,7 +11,7 @@ export const FLOORS = [
   { floor: "the ground: Node's built-ins only", rooms: ['domain/', 'text/', 'generated/'] },
   {
     floor: 'errors and the clock',
-    rooms: ['errors.ts', 'error-codes.ts', 'clock.ts', 'context.ts', 'version.ts', 'util/'],
+    rooms: ['errors.ts', 'error-codes.ts', 'clock.ts', 'context.ts', 'version.ts', 'util/', 'traces/'],
   },
   { floor: 'local state', rooms: ['config/', 'agent-mode.ts'] },
   { floor: 'the service and plain text (neither imports the other)', rooms: ['api/', 'events/stream/', 'render/'] },

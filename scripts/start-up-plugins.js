@@ -62,7 +62,11 @@ export const builtinsWithoutImport = {
   setup(b) {
     const names = new RegExp(`^(node:)?(${builtinModules.join('|').replaceAll('/', '\\/')})$`);
     b.onResolve({ filter: names }, (args) => {
-      if (args.kind === 'dynamic-import') return undefined;
+      // A library's `import('http')` (OpenTelemetry's exporter makes its agent so) is bundled as the built-in's
+      // module, loaded on that first import: inside the executable nothing may be imported lazily. svcadm's own
+      // `import('node:…')` stays Node's.
+      if (args.kind === 'dynamic-import')
+        return args.path.startsWith('node:') ? undefined : { path: `node:${args.path}`, namespace: 'builtin-import' };
       const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
       return { path, namespace: args.kind === 'import-statement' ? 'builtin-import' : 'builtin' };
     });

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { type Clock, systemClock } from './clock.js';
+import type { Tracer } from './traces/tracer.js';
 
 export type OutStream = Writable & { isTTY?: boolean; columns?: number; rows?: number };
 export type InStream = Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -24,6 +25,8 @@ export interface Context {
    * stop cleanly when it aborts.
    */
   interrupt: AbortSignal;
+  /** Where spans go: `NO_TRACER` unless the OTEL_* variables turn traces on (src/main.ts decides, once). */
+  tracer?: Tracer;
 }
 
 export function processContext(interrupt: AbortSignal): Context {

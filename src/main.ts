@@ -1,5 +1,5 @@
 import { type Context, processContext } from './context.js';
-import { EXIT_OK, exitCodeFor, exitCodeForSignal } from './error-codes.js';
+import { EXIT_OK, errorCodeOf, exitCodeFor, exitCodeForSignal } from './error-codes.js';
 import { endsQuietly, Interrupted, type StopSignal } from './errors.js';
 import { errorViewOf, type Globals, type RawGlobalOptions } from './global-options.js';
 import { reportFailure } from './io/error-report.js';
@@ -7,7 +7,17 @@ import { outputFailure } from './io/io-streams.js';
 import { outputGrace, withinGrace } from './io/output-grace.js';
 import { Redactor, redactingStream } from './io/redaction.js';
 import { buildProgram } from './program.js';
+import { neutralize } from './text/sanitize.js';
+import { tracesDecision } from './traces/config.js';
+import { NO_TRACER } from './traces/tracer.js';
 import { childRoleOf } from './util/child-role.js';
+import { packageVersion } from './version.js';
+
+/**
+ * How long the traces' export may hold the exit: a collector down or slow costs at most this, in real time (the
+ * export's own time limits are the SDK's, in real time too).
+ */
+const TRACES_FLUSH_CAP_MS = 1000;
 
 /** Runs one svcadm invocation and returns its exit code. The one place errors become messages and codes. */
 export async function run(argv: readonly string[], world: Context): Promise<number> {
@@ -15,8 +25,23 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
   // Everything written to stderr, the failure report included, is scrubbed of this invocation's secrets.
   const secrets = new Redactor();
   const { io } = world;
+  // Off unless the OTEL_* variables ask; then the SDK is loaded, and only then (src/traces/tracer.ts).
+  const traces = tracesDecision(world.env);
+  let tracer = NO_TRACER;
+  let tracesDebug = traces.on ? undefined : traces.debug;
+  if (traces.on) {
+    // The headers of the export may hold a collector's key: never written to stderr either.
+    for (const value of Object.values(traces.config.headers)) secrets.add(value);
+    try {
+      tracer = (await import('./traces/otel.js')).startTraces(traces.config, packageVersion());
+    } catch (err) {
+      // Traces never stop a command: a run whose SDK could not start goes on without them.
+      tracesDebug = `traces: could not start: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
   const ctx: Context = {
     ...world,
+    tracer,
     io: {
       stdout: io.stdout,
       stderr: redactingStream(io.stderr, secrets),
@@ -25,10 +50,37 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
       },
     },
   };
+  // The command's span: named `svcadm <command path>` once the line is read (cli/host.ts).
+  const span = tracer.startSpan('svcadm');
+  const ran = await tracer.withSpan(span, () =>
+    runCommand(argv, ctx, world, secrets, (parsed) => {
+      globals = parsed;
+    }),
+  );
+  span.setAttributes({ 'process.exit.code': ran.code });
+  if (ran.err !== undefined) span.failed(errorCodeOf(ran.err));
+  span.end();
+  const debugLine = tracer.on ? await tracer.shutdown(TRACES_FLUSH_CAP_MS) : tracesDebug;
+  // A collector down changes neither output nor exit code: one line with --debug, else nothing.
+  if (debugLine !== undefined && globals?.debug === true)
+    ctx.io.stderr.write(`svcadm: debug: ${neutralize(debugLine)}\n`);
+  return ran.code;
+}
+
+/** The command line run: its exit code, and the failure that made it when one did. */
+async function runCommand(
+  argv: readonly string[],
+  ctx: Context,
+  world: Context,
+  secrets: Redactor,
+  parsed: (globals: Globals) => void,
+): Promise<{ code: number; err?: unknown }> {
+  let globals: Globals | undefined;
   const program = buildProgram(
     ctx,
-    (parsed) => {
-      globals = parsed;
+    (given) => {
+      globals = given;
+      parsed(given);
     },
     secrets,
     argv,
@@ -36,20 +88,20 @@ export async function run(argv: readonly string[], world: Context): Promise<numb
   try {
     if (argv.length === 0) {
       program.outputHelp();
-      return EXIT_OK;
+      return { code: EXIT_OK };
     }
     await program.parseAsync([...argv], { from: 'user' });
     // A write that failed after the command was done with it (stderr's reader gone, a full disk) still counts.
     const failed = outputFailure(world.io.stdout, 'stdout') ?? outputFailure(world.io.stderr, 'stderr');
     if (failed) throw failed;
-    return EXIT_OK;
+    return { code: EXIT_OK };
   } catch (err) {
     const exitCode = exitCodeFor(err);
     if (!endsQuietly(err)) {
       const view = globals ?? errorViewOf(program.opts<RawGlobalOptions>(), ctx.io, ctx.env);
       reportFailure(err, ctx.io.stderr, view, exitCode);
     }
-    return exitCode;
+    return { code: exitCode, err: exitCode === EXIT_OK ? undefined : err };
   }
 }
 

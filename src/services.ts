@@ -74,6 +74,7 @@ export class Services {
       interrupt: this.#ctx.interrupt,
       userAgent: `svcadm/${packageVersion()} node/${process.versions.node}`,
       proxyEnv: this.#ctx.env,
+      ...(this.#ctx.tracer ? { tracer: this.#ctx.tracer } : {}),
       ...(this.#io.trace ? { trace: this.#io.trace } : {}),
     });
     return this.#http;

@@ -2,7 +2,9 @@ import type { AuthMethod } from '../config/credentials.js';
 import { EXPIRY_MARGIN_MS, readCachedToken, tokenCacheKey, writeCachedToken } from '../config/token-cache.js';
 import { withTokenLock } from '../config/token-lock.js';
 import { ACCESS_TOKEN_RULE, isAccessToken } from '../domain/access-token.js';
+import { errorCodeOf } from '../error-codes.js';
 import { AuthError, UsageError } from '../errors.js';
+import { inSpan } from '../traces/tracer.js';
 import { assertionSecrets, type ClientProof, clientProof, withoutAssertion } from './client-proof.js';
 import { tokenErrorFrom } from './error-body.js';
 import { header } from './headers.js';
@@ -150,7 +152,18 @@ export class ClientCredentialsTokens implements TokenSource {
     await this.#persist(undefined);
   }
 
+  /** The token from the cache or the token service, in a span that says which (traces on). */
   async #load(signal?: AbortSignal): Promise<TokenInfo> {
+    const tracer = this.http.settings.tracer;
+    if (!tracer?.on) return this.#loadUntraced(signal);
+    return inSpan(tracer, 'svcadm token', {}, errorCodeOf, async (span) => {
+      const token = await this.#loadUntraced(signal);
+      span.setAttributes({ 'svcadm.token.source': token.source === 'cache' ? 'cache' : 'fetched' });
+      return token;
+    });
+  }
+
+  async #loadUntraced(signal?: AbortSignal): Promise<TokenInfo> {
     const cached = this.#fromCache();
     if (cached) return cached;
     const { clock } = this.http.settings;

@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type https from 'node:https';
 import { interruption, UsageError } from '../errors.js';
+import { NO_SPAN, type Span, type Tracer } from '../traces/tracer.js';
 import { rateLimitSummary } from './headers.js';
 import { type HttpResponse, readBody } from './http-answer.js';
 import {
@@ -14,6 +15,7 @@ import {
 import { type ProxyEnv, proxyFor } from './proxy.js';
 import { proxyAgent } from './proxy-tunnel.js';
 import { announcesWait, capsWaits, classify, type RetryPolicy, retryWaitMs } from './retry.js';
+import { routeTemplate } from './route-template.js';
 import { TransportFailure } from './transport-failure.js';
 
 export type { RetryPolicy } from './retry.js';
@@ -44,6 +46,15 @@ export interface HttpRequest extends AttemptRequest {
   maxRetries?: number;
   /** Over the service's 1 MB: a request to someone else (the app of --forward-to) with a limit of its own. */
   maxRequestBytes?: number;
+  /** Traces: each attempt's span carries `url.template`, by default `routeTemplate` of the URL. */
+  template?: string;
+  /**
+   * Traces on: the caller's span stands for the request (a forwarded event's), each attempt carries its
+   * `traceparent` so that the receiver continues the trace, and the attempts are not spans of their own (one span
+   * per event keeps a forwarding run's tracing cost small). Only the POSTs to the user's own app set it (api-notes.md
+   * "Tracing": never a request to the tenant).
+   */
+  traceparent?: string | undefined;
 }
 
 export interface StreamResponse {
@@ -77,6 +88,8 @@ export interface HttpSettings extends AttemptSettings {
   trace?: (line: string) => void;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (api/proxy.ts); without it every request goes directly. */
   proxyEnv?: ProxyEnv;
+  /** Where each attempt's span goes (traces on), else nothing is recorded. */
+  tracer?: Tracer;
 }
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -167,25 +180,41 @@ export class HttpClient {
     const chosen = this.#route(req);
     const route = chosen instanceof Promise ? await chosen : chosen;
     const via = viaText(route);
+    const tracer = this.#settings.tracer;
     for (let attempt = 0; ; attempt++) {
       req.signal?.throwIfAborted();
       const started = clock.now();
       let response: HttpResponse | undefined;
       let failure: TransportFailure | undefined;
+      const span = tracer?.on && req.traceparent === undefined ? this.#attemptSpan(tracer, req, attempt) : NO_SPAN;
       try {
         const held = attempt === 0 && req.held instanceof Attempt && req.held.usable ? req.held : undefined;
-        response = await (held ?? this.#attempts.attempt(req, route)).send(req.attemptHeaders?.());
+        const headers = req.attemptHeaders?.();
+        const { traceparent } = req;
+        response = await (held ?? this.#attempts.attempt(req, route)).send(
+          traceparent === undefined ? headers : { ...headers, traceparent },
+        );
         response.retries = attempt;
+        span.setAttributes({ 'http.response.status_code': response.status });
+        if (response.status >= 400) span.failed(String(response.status));
         this.#traceExchange(req, response, started, via);
         // The last attempt, under a policy that never refuses a wait as too long: the answer is all there is to it.
-        if (attempt >= maxRetries && capsWaits(req.retry)) return response;
+        if (attempt >= maxRetries && capsWaits(req.retry)) {
+          span.end();
+          return response;
+        }
       } catch (err) {
-        if (!(err instanceof TransportFailure)) throw err;
+        span.failed(err instanceof TransportFailure ? err.code : 'internal_error');
+        if (!(err instanceof TransportFailure)) {
+          span.end();
+          throw err;
+        }
         failure = err;
         this.#trace(`${req.method} ${req.url.href}${via} failed after ${clock.now() - started} ms: ${err.message}`);
       }
       const verdict = classify(req.retry, response ?? { failure: failure as TransportFailure }, clock.now());
       if (!verdict.retry || attempt >= maxRetries) {
+        span.end();
         if (response && verdict.tooLong && verdict.askedMs !== undefined) {
           response.waitRefused = { waitMs: verdict.askedMs, until: clock.now() + verdict.askedMs };
           return response;
@@ -195,6 +224,9 @@ export class HttpClient {
         throw (failure as TransportFailure).toNetworkError(`${failure?.message}${tried}`);
       }
       const wait = retryWaitMs(attempt, verdict, this.#settings.random);
+      // The wait before the retry, on the attempt that is retried.
+      span.setAttributes({ 'svcadm.retry.wait_ms': wait });
+      span.end();
       this.#trace(`retrying in ${wait} ms (retry ${attempt + 1} of ${maxRetries}): ${verdict.reason}`);
       const notice = {
         retry: attempt + 1,
@@ -241,6 +273,14 @@ export class HttpClient {
     await this.#settings.clock.sleep(ms, signal ? AbortSignal.any([interrupt, signal]) : interrupt);
     if (interrupt.aborted) throw interruption(interrupt);
     signal?.throwIfAborted();
+  }
+
+  /** One attempt's span: `<method> <url.template>`, its method, route template and how often it was sent before. */
+  #attemptSpan(tracer: Tracer, req: HttpRequest, attempt: number): Span {
+    const template = req.template ?? routeTemplate(req.url);
+    const attributes: Record<string, string | number> = { 'http.request.method': req.method, 'url.template': template };
+    if (attempt > 0) attributes['http.request.resend_count'] = attempt;
+    return tracer.startSpan(`${req.method} ${template}`, attributes);
   }
 
   #traceExchange(req: HttpRequest, res: Omit<HttpResponse, 'retries'>, started: number, via: string): void {

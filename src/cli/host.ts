@@ -115,6 +115,8 @@ export class Host {
       const command = raw[raw.length - 1] as Command;
       const opts = raw[raw.length - 2] as Opts;
       const args = raw.slice(0, -2) as Args;
+      // The command's span (started by main) is named for the command: `svcadm policies get`.
+      this.ctx.tracer?.activeSpan().updateName(['svcadm', ...commandPath(command)].join(' '));
       const inv = this.invocation(this.ctx, this.globals());
       try {
         await run(inv, args, opts, command);

@@ -6,12 +6,13 @@ import { selectProfiles } from '../config/profile-patterns.js';
 import { readProfiles } from '../config/profile-store.js';
 import { parseOrigin } from '../config/tenant.js';
 import type { Context } from '../context.js';
-import { exitCodeFor } from '../error-codes.js';
+import { errorCodeOf, exitCodeFor } from '../error-codes.js';
 import { CliError, type ErrorKind, Interrupted, interruption, TenantsFailed } from '../errors.js';
 import type { Globals, TenantPatterns } from '../global-options.js';
 import { errorEnvelope } from '../io/error-report.js';
 import { cancelledError, TenantOutput, type TenantStreams, tenantStderr } from '../io/tenant-output.js';
 import type { TableSpec } from '../render/table-model.js';
+import { NO_TRACER } from '../traces/tracer.js';
 import { runBounded } from '../util/bounded-runs.js';
 import type { Invocation } from './invocation.js';
 import { pasteHint } from './paste.js';
@@ -214,7 +215,23 @@ async function runTenants(
   const stopped = new Set<string>();
   const succeeded = new Set<string>();
 
-  const runOne = async ({ profile, domain }: TenantRef): Promise<void> => {
+  const tracer = ctx.tracer ?? NO_TRACER;
+  // Each tenant in a span of its own (traces on): its token and requests are its children.
+  const runOne = async (ref: TenantRef): Promise<void> => {
+    const span = tracer.startSpan('svcadm tenant', { 'svcadm.profile': ref.profile });
+    try {
+      const outcome = await tracer.withSpan(span, () => runTenant(ref));
+      span.setAttributes({ 'svcadm.tenant.outcome': outcome.outcome });
+      if (outcome.code !== undefined) span.failed(outcome.code);
+    } finally {
+      span.end();
+    }
+  };
+
+  const runTenant = async ({
+    profile,
+    domain,
+  }: TenantRef): Promise<{ outcome: 'succeeded' | 'failed' | 'cancelled'; code?: string }> => {
     const streams = output.streams(profile);
     const tenantCtx: Context = {
       ...ctx,
@@ -234,18 +251,20 @@ async function runTenants(
       await flushed(streams);
       await output.succeeded(profile, domain);
       succeeded.add(profile);
+      return { outcome: 'succeeded' };
     } catch (err) {
       await flushed(streams).catch(() => {});
       // A write cut off on its way is no stop: its outcome is unknown, and said.
       if (err instanceof Interrupted && signal.aborted && err.reason !== 'outcome_unknown') {
         // Ctrl-C stops the whole run; --fail-fast stops the others, which did not fail.
         stopped.add(profile);
-        return;
+        return { outcome: 'cancelled' };
       }
       const { refined, code, kind } = tenantFailure(maker, tenant, err);
       failures.push({ profile, code, kind });
       await output.failed(profile, domain, errorEnvelope(refined, code));
       if (globals.failFast) failFast.abort(new Interrupted('SIGINT'));
+      return { outcome: 'failed', code: errorCodeOf(refined) };
     } finally {
       tenant.services.close();
     }

@@ -10,8 +10,10 @@ import {
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 import type { Invocation } from '../cli/host.js';
+import { errorCodeOf } from '../error-codes.js';
 import { CliError, interruption } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
+import { NO_SPAN, NO_TRACER, type Span } from '../traces/tracer.js';
 import { packageVersion } from '../version.js';
 import { type Confirmation, Questions, saidYes } from './confirmation.js';
 import { refineToolError } from './hints.js';
@@ -91,50 +93,67 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
           annotations: tool.annotations,
         },
         async (args, call): Promise<CallToolResult | InputRequiredResult> => {
-          const { profile, ...rest } = args as Record<string, unknown> & { profile?: string };
-          const signal = AbortSignal.any([call.mcpReq.signal, ctx.interrupt]);
-          // What a question is about: this tool on this tenant, and what the tool names (a connection and an e-mail).
-          const about = (subject: string) => `${tool.name}\0${profile ?? ''}\0${subject}`;
-          // Resolved when the tool first needs the tenant: list_profiles never does.
-          let tenant: Tenant | undefined;
-          const current = () => {
-            tenant ??= tenants.tenant(profile);
-            return tenant;
-          };
+          const tracer = ctx.tracer ?? NO_TRACER;
+          if (!tracer.on) return callTool(args, call, NO_SPAN);
+          // Traces on: each call a span, its requests its children; the tool's name, never its arguments.
+          const span = tracer.startSpan(`execute_tool ${tool.name}`, {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': tool.name,
+          });
           try {
-            const env: ToolEnv = {
-              api: () => current().services.api(),
-              tenant: () => current().host,
-              clock: ctx.clock,
-              random: ctx.random,
-              signal,
-              secrets: inv.services.secrets,
-              confirmation: (subject) => confirmationOf(call, server, questions, about(subject), opts.unconfirmed),
-              stream: (waitMs, read) => streams.run(waitMs, signal, read),
-              profiles: () => tenants.list(),
-            };
-            const outcome = await tool.run(rest, env);
-            if ('confirm' in outcome) {
-              return inputRequired({
-                inputRequests: {
-                  [CONFIRM_KEY]: inputRequired.elicit({ message: outcome.confirm, requestedSchema: CONFIRM_SCHEMA }),
-                },
-                requestState: questions.ask(about(outcome.subject)),
-              });
-            }
-            return successResult(outcome.data, outcome.text, inv.services.secrets);
-          } catch (err) {
-            if (!(err instanceof CliError) && inv.globals.debug && err instanceof Error) {
-              io.stderr.write(`${err.stack ?? err.message}\n`);
-            }
-            const services = tenant?.services ?? inv.services;
-            return errorResult(
-              refineToolError(err, { credentials: services.resolvedCredentials, paste: inv.paste }),
-              inv.services.secrets,
-            );
+            return await tracer.withSpan(span, () => callTool(args, call, span));
+          } finally {
+            span.end();
           }
         },
       );
+      async function callTool(
+        args: unknown,
+        call: Parameters<Parameters<typeof server.registerTool>[2]>[1],
+        span: Span,
+      ): Promise<CallToolResult | InputRequiredResult> {
+        const { profile, ...rest } = args as Record<string, unknown> & { profile?: string };
+        const signal = AbortSignal.any([call.mcpReq.signal, ctx.interrupt]);
+        // What a question is about: this tool on this tenant, and what the tool names (a connection and an e-mail).
+        const about = (subject: string) => `${tool.name}\0${profile ?? ''}\0${subject}`;
+        // Resolved when the tool first needs the tenant: list_profiles never does.
+        let tenant: Tenant | undefined;
+        const current = () => {
+          tenant ??= tenants.tenant(profile);
+          return tenant;
+        };
+        try {
+          const env: ToolEnv = {
+            api: () => current().services.api(),
+            tenant: () => current().host,
+            clock: ctx.clock,
+            random: ctx.random,
+            signal,
+            secrets: inv.services.secrets,
+            confirmation: (subject) => confirmationOf(call, server, questions, about(subject), opts.unconfirmed),
+            stream: (waitMs, read) => streams.run(waitMs, signal, read),
+            profiles: () => tenants.list(),
+          };
+          const outcome = await tool.run(rest, env);
+          if ('confirm' in outcome) {
+            return inputRequired({
+              inputRequests: {
+                [CONFIRM_KEY]: inputRequired.elicit({ message: outcome.confirm, requestedSchema: CONFIRM_SCHEMA }),
+              },
+              requestState: questions.ask(about(outcome.subject)),
+            });
+          }
+          return successResult(outcome.data, outcome.text, inv.services.secrets);
+        } catch (err) {
+          if (!(err instanceof CliError) && inv.globals.debug && err instanceof Error) {
+            io.stderr.write(`${err.stack ?? err.message}\n`);
+          }
+          const services = tenant?.services ?? inv.services;
+          const refined = refineToolError(err, { credentials: services.resolvedCredentials, paste: inv.paste });
+          span.failed(errorCodeOf(refined));
+          return errorResult(refined, inv.services.secrets);
+        }
+      }
     }
     return server;
   };

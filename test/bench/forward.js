@@ -187,6 +187,44 @@ function rows(what, count, runs) {
   return out;
 }
 
+/** Within this of the same tail without traces (issue 41 point 3). */
+const TRACES_TARGET = 0.9;
+
+/** A local OTLP/HTTP collector that takes every export and answers 200 (what it is sent is not read here). */
+async function startCollector() {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(done);
+      }),
+  };
+}
+
+/** The rate with traces on (`svcadm` runs) against off (`floor` runs). */
+function tracesRow(what, count, runs) {
+  const rate = (ms) => count / (ms / 1000);
+  const measured = rate(median(runs.svcadm.map((r) => r.ms)));
+  const baseline = rate(median(runs.floor.map((r) => r.ms)));
+  const perRound = runs.svcadm.map((r, i) => fixed(runs.floor[i].ms / r.ms)).join(', ');
+  return {
+    name: `${what} (median of ${RUNS} rounds in turns; each round: ${perRound})`,
+    measured,
+    baseline,
+    ratio: measured / baseline,
+    unit: 'events/s',
+    target: `>= ${TRACES_TARGET}x`,
+    ok: measured / baseline >= TRACES_TARGET,
+  };
+}
+
 export async function run() {
   const emu = await startEmulator({
     events: EVENTS + 1000,
@@ -239,10 +277,25 @@ export async function run() {
       () => timed(['-e', FLOOR], { ...env, URL: app.url, BODIES: recorded }, work),
       () => timed(replay, env, work),
     );
+    // Traces on (issue 41): the same tail exporting to a local OTLP collector, in turns with the tail without.
+    const collector = await startCollector();
+    let tracedRuns;
+    try {
+      const traced = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
+      tracedRuns = await rounds(
+        app,
+        EVENTS,
+        () => timed(forward, env, work),
+        () => timed(forward, traced, work),
+      );
+    } finally {
+      await collector.close();
+    }
     const count = (n) => n.toLocaleString('en-US');
     return [
       ...rows(`events tail --forward-to, ${count(EVENTS)} events to an app answering 204 at once`, EVENTS, tailRuns),
       ...rows(`events replay --forward-to, ${count(replayedLines)} recorded events`, replayedLines, replayRuns),
+      tracesRow(`events tail --forward-to, ${count(EVENTS)} events, traces on vs off`, EVENTS, tracedRuns),
     ];
   } finally {
     await app.close();

@@ -196,6 +196,22 @@ export async function run({ pairs = 11 } = {}) {
       () => timeProcess(['-e', FLOOR_GET], target),
       () => timeProcess(['-e', UNDICI_GET], { ...target, UNDICI: createRequire(import.meta.url).resolve('undici') }),
     );
+    // Traces on (issue 41): the same read exporting to a local OTLP collector, against it with traces off.
+    const { createServer } = await import('node:http');
+    const collector = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise((done) => collector.listen(0, '127.0.0.1', done));
+    const traced = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${collector.address().port}` };
+    const traces = await pairwise(
+      pairs,
+      () => timeProcess([BIN, 'policies', 'get', id, '-o', 'json'], env),
+      () => timeProcess([BIN, 'policies', 'get', id, '-o', 'json'], traced),
+    ).finally(() => {
+      collector.closeAllConnections();
+      collector.close();
+    });
     const executable = await executableRows(pairs, env, id);
     return [
       ...executable,
@@ -217,6 +233,13 @@ export async function run({ pairs = 11 } = {}) {
             },
           ]
         : []),
+      {
+        name: 'for the record: policies get with traces on (a local OTLP collector) vs off',
+        baseline: traces.a,
+        measured: traces.b,
+        ratio: traces.b / traces.a,
+        target: 'none',
+      },
       {
         name: 'for the record: one GET with undici vs node:http (why the HTTP layer is node:http)',
         baseline: undici.a,

@@ -93,7 +93,7 @@ describe('events tail --forward-to', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toEqual(expected);
-    const secret = /signing secret (fwsec_[\w-]{32}) /.exec(r.stderr)?.[1] ?? '';
+    const secret = /signing secret (whsec_[A-Za-z0-9+/]{32}) /.exec(r.stderr)?.[1] ?? '';
     const types = expected.map((line) => (JSON.parse(line) as { type: string }).type);
     const width = Math.max(...types.map((t) => t.length));
     expect(r.stderr).toBe(
@@ -526,7 +526,7 @@ describe('events tail --forward-to', () => {
     // view's redraw interval: test/render/tail-view.test.ts shows it.
     expect(plain).toMatch(/■ stopped: reached --max-events · 10 events · 10 forwarded · all types/);
     expect(plain).toMatch(/\nsvcadm: reached --max-events after 10 events: 10 forwarded\n/);
-    expect(plain).toMatch(/Forwarding events to http:\/\/127\.0\.0\.1:\d+\/hook — signing secret fwsec_/);
+    expect(plain).toMatch(/Forwarding events to http:\/\/127\.0\.0\.1:\d+\/hook — signing secret whsec_/);
     expect(plain).toMatch(
       /svcadm: event evt_\w+ \([a-z.]+, offset \w+\) not acknowledged by http:\/\/127\.0\.0\.1:\d+\/hook \(503 Service Unavailable\); retrying in [\d.]+s \(attempt 2 of 10\)/,
     );

@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../helpers/clock.js';
 import { closeAfterEach } from '../helpers/close-after-each.js';
@@ -161,11 +163,17 @@ describe("the README's receiver", () => {
    */
   async function readmeReceiver(): Promise<{ url: string; stop(): Promise<string[]> }> {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    const code = /```js\n(import \{ createHmac[\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const code = /```js\n(import http from 'node:http';[\s\S]*?)```/.exec(readme)?.[1] ?? '';
     expect(code).toContain('.listen(3000);');
+    expect(code).toContain("from 'standardwebhooks';");
     const file = join(tempConfigDir(), 'receiver.mjs');
     const listen = ".listen(0, '127.0.0.1', function () { console.log('port ' + this.address().port); });";
-    writeFileSync(file, code.replace('.listen(3000);', listen));
+    // Its library (a dev dependency) from this checkout: the file runs from a folder of its own.
+    const library = pathToFileURL(createRequire(import.meta.url).resolve('standardwebhooks')).href;
+    writeFileSync(
+      file,
+      code.replace('.listen(3000);', listen).replace("from 'standardwebhooks';", `from '${library}';`),
+    );
     const child = spawn(process.execPath, [file], {
       env: { ...process.env, ...ENV },
       stdio: ['ignore', 'pipe', 'pipe'],

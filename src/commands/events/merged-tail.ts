@@ -55,6 +55,7 @@ export async function runEventsTailAcross(tenants: Tenants, opts: TailOptions): 
           reuseLines: true,
           runMaxBytes,
           received: (bytes) => inv.out.received(bytes),
+          tracer: inv.ctx.tracer,
         });
       },
     };

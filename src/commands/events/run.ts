@@ -32,6 +32,7 @@ export async function runEventsTail(inv: Invocation, opts: TailOptions): Promise
           reuseChunks: forwarding,
           runMaxBytes: forwarding ? SLOW_READER_RUN_BYTES : undefined,
           received: (bytes) => inv.out.received(bytes),
+          tracer: inv.ctx.tracer,
         }),
       eventOf: (event) => event,
       formats: eventFormats(clock, opts.types),

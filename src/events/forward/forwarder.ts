@@ -2,6 +2,7 @@ import type { HeldRequest, HttpClient, HttpRequest } from '../../api/http.js';
 import { retryAfterMs } from '../../api/retry.js';
 import type { Clock } from '../../clock.js';
 import { secretFlagWarning } from '../../config/secret-flag.js';
+import { errorCodeOf } from '../../error-codes.js';
 import { Interrupted, NetworkError, UsageError } from '../../errors.js';
 import type { Printer } from '../../io/printer.js';
 import { neutralize } from '../../text/sanitize.js';
@@ -11,7 +12,7 @@ import type { StreamEvent } from '../stream/stream-event.js';
 import { backoffMs, classOfStatus, type DeliveryClass } from './delivery-class.js';
 import { derivedKeyNotice, type EventKey, eventKey } from './idempotency-key.js';
 import type { Forwarding } from './options.js';
-import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
+import { type Signer, signatureHeaders, signerOf } from './signature.js';
 import { FORWARD_SECRET_ENV, type ForwardTarget } from './target.js';
 
 export type ForwardedEvent = StreamEvent;
@@ -79,9 +80,9 @@ interface Prepared {
   /** Its `Idempotency-Key` (`eventKey`). */
   readonly key: EventKey;
   readonly headers: Record<string, string>;
-  /** The first attempt's signature, and the second (Unix time) it was made for. */
+  /** The first attempt's signature headers, and the second (Unix time) they were made for. */
   readonly signedAt: number | undefined;
-  readonly signature: string | undefined;
+  readonly signature: Record<string, string> | undefined;
   /** Its first attempt's request, made while the event before it was with the app (`HttpClient.hold`). */
   held?: HeldRequest | undefined;
 }
@@ -132,7 +133,14 @@ export class EventForwarder {
     private readonly onRetry?: (state: RetryState | undefined) => void,
   ) {
     this.where = neutralize(`${forwarding.target.url.origin}${forwarding.target.url.pathname}`);
+    this.#signer = signerOf(forwarding.target.secret);
   }
+
+  /** The `traceparent` of the event being delivered (traces on): its span's. */
+  #traceparent: string | undefined;
+
+  /** The run's secret and its Standard Webhooks key, decoded once. */
+  readonly #signer: Signer;
 
   /** The next event, made ready while the one before it is with the app. */
   #prepared: Prepared | undefined;
@@ -193,6 +201,8 @@ export class EventForwarder {
       statusOnly: true,
       direct: true,
       sequential: true,
+      // Traces on: the event's span (`deliver`) names every attempt; these POSTs alone carry `traceparent`.
+      traceparent: this.#traceparent,
       held: attempt === 1 ? ready.held : undefined,
     };
   }
@@ -202,13 +212,18 @@ export class EventForwarder {
     const name = eventName(event, body.toString('utf8'));
     const bytes = body.length;
     const key = eventKey(name.id, body);
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': key.value };
+    // Standard Webhooks' `webhook-id` is the event's key, by the one rule of `eventKey`.
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'idempotency-key': key.value,
+      'webhook-id': key.value,
+    };
     if (HEADER_VALUE.test(event.type)) headers['svcadm-event-type'] = event.type;
     if (event.offset !== undefined && HEADER_VALUE.test(event.offset)) headers['svcadm-offset'] = event.offset;
     if (bytes > MAX_FORWARD_BYTES)
       return { event, body, bytes, name, key, headers, signedAt: undefined, signature: undefined };
     const signedAt = Math.floor(this.clock.now() / 1000);
-    const signature = signatureHeader(this.forwarding.target.secret, body, signedAt);
+    const signature = signatureHeaders(this.#signer, key.value, body, signedAt);
     return { event, body, bytes, name, key, headers, signedAt, signature };
   }
 
@@ -217,8 +232,36 @@ export class EventForwarder {
    * cannot go on for any event (an app that cannot be reached for good: TLS, a name that does not resolve).
    */
   async deliver(event: ForwardedEvent): Promise<ForwardResult> {
+    const tracer = this.http.settings.tracer;
+    if (!tracer?.on) return this.#deliver(event);
+    // Traces on: the event's delivery is a span, named by each of its POSTs in `traceparent`. Not made the active
+    // span: nothing below it makes spans, and entering a context per event is a cost a forwarding run pays per event.
+    const span = tracer.startSpan('svcadm forward');
+    this.#traceparent = span.traceparent();
+    try {
+      const result = await this.#deliver(event);
+      const attributes: Record<string, string | number> = {
+        'svcadm.forward.outcome': result.outcome,
+        'svcadm.forward.class': result.outcome === 'exhausted' ? 'retried' : result.outcome,
+        'svcadm.forward.attempts': result.attempts,
+      };
+      if (result.status !== undefined) attributes['http.response.status_code'] = result.status;
+      span.setAttributes(attributes);
+      if (result.outcome !== 'acknowledged')
+        span.failed(result.outcome === 'rejected' ? 'forward_rejected' : 'forward_failed');
+      return result;
+    } catch (err) {
+      span.failed(errorCodeOf(err));
+      throw err;
+    } finally {
+      this.#traceparent = undefined;
+      span.end();
+    }
+  }
+
+  async #deliver(event: ForwardedEvent): Promise<ForwardResult> {
     const { forwarding, clock, http } = this;
-    const { target, attempts: limit } = forwarding;
+    const { attempts: limit } = forwarding;
     const trace = http.settings.trace;
     const ahead = this.#prepared?.event === event ? this.#prepared : undefined;
     if (!ahead) this.#dropPrepared();
@@ -239,10 +282,10 @@ export class EventForwarder {
       this.notice(derivedKeyNotice(what(), ready.key));
     }
     // Each attempt is signed at its own second; one prepared ahead is used only when made in that same second.
-    const sign = (attempt: number): string => {
+    const sign = (attempt: number): Record<string, string> => {
       const seconds = Math.floor(clock.now() / 1000);
       if (attempt === 1 && ready.signedAt === seconds && ready.signature !== undefined) return ready.signature;
-      return signatureHeader(target.secret, body, seconds);
+      return signatureHeaders(this.#signer, ready.key.value, body, seconds);
     };
     const of = limit === 0 ? '' : ` of ${limit}`;
     for (let attempt = 1; ; attempt++) {
@@ -254,7 +297,7 @@ export class EventForwarder {
         const res = await http.request(
           this.#request(ready, attempt, () => ({
             'svcadm-attempt': String(attempt),
-            [SIGNATURE_HEADER]: sign(attempt),
+            ...sign(attempt),
           })),
         );
         status = res.status;

@@ -2,6 +2,7 @@ import { isLoopbackHost } from '../../config/tenant.js';
 import type { Env } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { nodeCrypto } from '../../util/node-crypto.js';
+import { isMalformedStandardSecret, STANDARD_SECRET_PREFIX } from './standard-secret.js';
 
 /** Stands in for --forward-secret (the command line leaks into shell history and the process list). */
 export const FORWARD_SECRET_ENV = 'SVCADM_FORWARD_SECRET';
@@ -51,6 +52,11 @@ function parseSecret(secret: string, where: string): string {
   if (!/^[\x21-\x7e]+$/.test(secret) || secret.length < SECRET_MIN || secret.length > SECRET_MAX) {
     throw new UsageError(`${where} must be ${SECRET_MIN} to ${SECRET_MAX} visible ASCII characters without spaces`);
   }
+  if (isMalformedStandardSecret(secret)) {
+    throw new UsageError(
+      `${where} starts with ${STANDARD_SECRET_PREFIX} but the rest is not base64: a Standard Webhooks secret is ${STANDARD_SECRET_PREFIX}<base64 of its key>`,
+    );
+  }
   return secret;
 }
 
@@ -68,5 +74,10 @@ export function parseForwardTarget(raw: RawForwardOptions, env: Env): ForwardTar
   if (fromEnv !== undefined && fromEnv !== '') {
     return { url, secret: parseSecret(fromEnv, FORWARD_SECRET_ENV), generated: false };
   }
-  return { url, secret: `fwsec_${nodeCrypto().randomBytes(24).toString('base64url')}`, generated: true };
+  // A Standard Webhooks secret: the `whsec_` libraries take it as it is printed.
+  return {
+    url,
+    secret: `${STANDARD_SECRET_PREFIX}${nodeCrypto().randomBytes(24).toString('base64')}`,
+    generated: true,
+  };
 }

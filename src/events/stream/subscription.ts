@@ -6,8 +6,10 @@ import type { StreamResponse } from '../../api/http.js';
 import { classify, reconnectDelayMs, serverRetryMs } from '../../api/retry.js';
 import { timestampOf } from '../../api/timestamp.js';
 import type { Clock } from '../../clock.js';
+import { errorCodeOf } from '../../error-codes.js';
 import { CliError, NetworkError } from '../../errors.js';
 import { neutralize } from '../../text/sanitize.js';
+import { NO_SPAN, type Span, type Tracer } from '../../traces/tracer.js';
 import { chunkRuns, SLOW_READER_RUN_BYTES } from './chunk-runs.js';
 import { createSseFramer, REUSED_AFTER } from './sse-fast-path.js';
 import { SseLimitError } from './sse-parser.js';
@@ -70,6 +72,8 @@ export interface SubscribeOptions {
   runMaxBytes?: number;
   /** Told the size of each run of bytes received. */
   received?(bytes: number): void;
+  /** Traces on: the subscription is a span, its connects, reconnects and rotations events of it. */
+  tracer?: Tracer | undefined;
 }
 
 /** Before the server has sent `retry:`. */
@@ -128,6 +132,26 @@ class Subscription {
   }
 
   async *run(): AsyncGenerator<readonly TailItem[], void, undefined> {
+    const tracer = this.#opts.tracer;
+    if (!tracer?.on) {
+      yield* this.#run();
+      return;
+    }
+    this.#span = tracer.startSpan('svcadm event stream');
+    try {
+      yield* this.#run();
+    } catch (err) {
+      this.#span.failed(errorCodeOf(err));
+      throw err;
+    } finally {
+      this.#span.end();
+    }
+  }
+
+  /** The subscription's span (traces on), else one that records nothing. */
+  #span: Span = NO_SPAN;
+
+  async *#run(): AsyncGenerator<readonly TailItem[], void, undefined> {
     const { signal, clock } = this.#opts;
     const messages = this.#messages;
     while (!signal.aborted) {
@@ -143,6 +167,7 @@ class Subscription {
           // Until a cursor arrives, a reconnect must not jump to "latest" and skip what happened meanwhile.
           this.#fromTimestamp ??= timestampOf(connectedAt);
           this.#everConnected = true;
+          this.#span.addEvent('connect', { 'svcadm.reconnect.attempt': this.#attempt });
           yield [{ kind: 'connected', attempt: this.#attempt }];
           failure = yield* this.#read(res, connection);
           if (failure === undefined) return;
@@ -278,6 +303,7 @@ class Subscription {
       // A rotation (api-notes): resume at once from its offset, silently, not counted against --max-reconnects;
       // only a server that rotates again and again without an event is made to wait.
       this.#rotations++;
+      this.#span.addEvent('rotation');
       if (this.#rotations > 1) await clock.sleep(reconnectDelayMs(this.#rotations - 1, this.#retryMs, random), signal);
       return;
     }
@@ -285,6 +311,11 @@ class Subscription {
     if (maxReconnects !== undefined && this.#attempt > maxReconnects) throw givenUp(failure.error);
     const waitMs = reconnectDelayMs(this.#attempt, this.#retryMs, random, failure.askedMs);
     const { error } = failure;
+    this.#span.addEvent('reconnect', {
+      'svcadm.reconnect.attempt': this.#attempt,
+      'svcadm.reconnect.wait_ms': waitMs,
+      'error.type': errorCodeOf(error),
+    });
     yield [{ kind: 'reconnecting', attempt: this.#attempt, waitMs, reason: error.message, ...answerOf(error) }];
     await clock.sleep(waitMs, signal);
   }
