@@ -67,6 +67,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
+    path: '/data',
+    body: '{"kind": policies|connections|provisionings, "id", "set"?: {field: value}, "remove"?: true}',
+    does: 'edits one seeded item (events never do): {"edited"}; 404 for an unknown id',
+  },
+  {
+    method: 'POST',
     path: '/reset',
     body: '-',
     does: 'back to the seed: data, faults, settings, request log, client keys',
