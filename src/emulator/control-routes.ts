@@ -68,8 +68,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: 'POST',
     path: '/data',
-    body: '{"kind": policies|connections|provisionings, "id", "set"?: {field: value}, "remove"?: true}',
-    does: 'edits one seeded item (events never do): {"edited"}; 404 for an unknown id',
+    body: '{"kind", "id", "set"?: {field: value}, "remove"?: true}',
+    does: 'edits one seeded policy, connection or provisioning, by id (events never do): {"edited"}; 404 for none',
   },
   {
     method: 'POST',

@@ -11,15 +11,13 @@ export function registerDiffCommand(program: SvcadmCommand, actions: GroupAction
     )
     .argument('[left]', 'a profile, or a snapshot folder (<dir>/<profile>)')
     .argument('[right]', 'a profile, or a snapshot folder')
+    .addOption(option('--kind <kind>', 'only this kind: policies, provisionings, connections, permissions').repeated())
+    .addOption(option('--ignore <field>', 'also ignore this field, a dotted path').repeated())
     .addOption(
       option(
-        '--kind <kind>',
-        'only this kind: policies, provisionings, connections, permissions (repeatable)',
+        '--user <left-id>=<right-id>',
+        "compare this user's permissions (user ids differ between tenants)",
       ).repeated(),
-    )
-    .addOption(option('--ignore <field>', 'also ignore this field, a dotted path (repeatable)').repeated())
-    .addOption(
-      option('--user <left-id>=<right-id>', "compare this user's permissions (repeatable; ids differ)").repeated(),
     )
     .option('--against <baseline>', 'with --profiles: compare each tenant with this profile or snapshot folder')
     .addHelpText(

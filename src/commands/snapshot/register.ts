@@ -10,7 +10,7 @@ export function registerSnapshotCommand(program: SvcadmCommand, actions: GroupAc
       "write each tenant's configuration to <dir>/<profile>/ as YAML: policies, provisionings, connections (and permissions with --user)",
     )
     .option('--dir <folder>', 'the folder of snapshots; each tenant gets <folder>/<profile>/, replaced whole')
-    .addOption(option('--user <id>', "also keep this user's permissions (repeatable)").repeated())
+    .addOption(option('--user <id>', "also keep this user's permissions").repeated())
     .addHelpText(
       'after',
       examples(
