@@ -104,10 +104,22 @@ function kept(value: unknown, spec: FieldSpec): ConfigValue | undefined {
     .map(([, item]) => item);
 }
 
+/** Each allow-list's fields in code-unit order, sorted once: an item's keys are written in this order. */
+const SORTED_FIELDS = new WeakMap<Readonly<Record<string, FieldSpec>>, Array<[string, FieldSpec]>>();
+
+function sortedFields(fields: Readonly<Record<string, FieldSpec>>): Array<[string, FieldSpec]> {
+  let sorted = SORTED_FIELDS.get(fields);
+  if (sorted === undefined) {
+    sorted = Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1));
+    SORTED_FIELDS.set(fields, sorted);
+  }
+  return sorted;
+}
+
 function keptFields(value: Record<string, unknown>, fields: Readonly<Record<string, FieldSpec>>): ConfigItem {
   const out: ConfigItem = {};
-  for (const name of Object.keys(fields).sort()) {
-    const field = kept(value[name], fields[name] as FieldSpec);
+  for (const [name, spec] of sortedFields(fields)) {
+    const field = kept(value[name], spec);
     if (field !== undefined) out[name] = field;
   }
   return out;

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { KindContent, KindRequest } from '../api/tenant-configuration.js';
@@ -66,7 +67,7 @@ export interface SnapshotFile {
  * Writes a tenant's folder whole: beside the old one, then swapped in; the folder then holds exactly these files.
  * Returns the folder's path.
  */
-export function writeTenantFolder(dir: string, profile: string, files: readonly SnapshotFile[]): string {
+export async function writeTenantFolder(dir: string, profile: string, files: readonly SnapshotFile[]): Promise<string> {
   const current = join(dir, profile);
   const fresh = join(dir, newName(profile));
   const old = join(dir, oldName(profile));
@@ -74,11 +75,13 @@ export function writeTenantFolder(dir: string, profile: string, files: readonly 
     mkdirSync(dir, { recursive: true });
     recoverTenantFolder(dir, profile);
     mkdirSync(fresh);
-    for (const file of files) {
-      const name = snapshotFileOf(file.request);
-      if (file.request.kind === 'permissions') mkdirSync(join(fresh, 'permissions'), { recursive: true });
-      writeFileSync(join(fresh, name), snapshotText(file.content), { flush: true });
-    }
+    if (files.some((file) => file.request.kind === 'permissions')) mkdirSync(join(fresh, 'permissions'));
+    // Written and flushed in the thread pool: other tenants' answers are read meanwhile.
+    await Promise.all(
+      files.map((file) =>
+        writeFile(join(fresh, snapshotFileOf(file.request)), snapshotText(file.content), { flush: true }),
+      ),
+    );
     if (existsSync(current)) renameSync(current, old);
     renameSync(fresh, current);
     rmSync(old, { recursive: true, force: true });

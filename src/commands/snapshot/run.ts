@@ -30,7 +30,7 @@ export async function runSnapshot(inv: Invocation, opts: SnapshotOptions): Promi
       inv.io.notice(`${request.kind}: unavailable (${content.unavailable}); written as unavailable`);
     }
   }
-  const folder = writeTenantFolder(
+  const folder = await writeTenantFolder(
     opts.dir,
     profile,
     requests.map((request, i) => ({ request, content: contents[i] ?? { items: [] } })),
