@@ -90,7 +90,7 @@ _svcadm_value() {
     'diff|--kind') _svcadm_k=any ;;
     'diff|--ignore') _svcadm_k=any ;;
     'diff|--user') _svcadm_k=any ;;
-    'diff|--against') _svcadm_k=any ;;
+    'diff|--against') _svcadm_k=profiles ;;
     'api|-X'|'api|--method') _svcadm_k=choices; _svcadm_r=('GET' 'POST' 'PUT' 'PATCH' 'DELETE') ;;
     'api|-f'|'api|--raw-field') _svcadm_k=any ;;
     'api|-F'|'api|--field') _svcadm_k=any ;;

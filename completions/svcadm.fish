@@ -262,7 +262,7 @@ complete -c svcadm -n '__svcadm_in "snapshot"' -l user -x -d 'also keep this use
 complete -c svcadm -n '__svcadm_in "diff"' -l kind -x -d 'only this kind: policies, provisionings, connections, permissions'
 complete -c svcadm -n '__svcadm_in "diff"' -l ignore -x -d 'also ignore this field, a dotted path'
 complete -c svcadm -n '__svcadm_in "diff"' -l user -x -d 'compare this user\'s permissions (user ids differ between tenants)'
-complete -c svcadm -n '__svcadm_in "diff"' -l against -x -d 'with --profiles: compare each tenant with this profile or snapshot folder'
+complete -c svcadm -n '__svcadm_in "diff"' -l against -x -a '(__svcadm_profiles)' -d 'with --profiles: compare each tenant with this profile or snapshot folder'
 complete -c svcadm -n '__svcadm_in "api"' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET, POST, PUT, PATCH, DELETE (default: GET, whatever fields are given; a write needs --yes off a terminal)'
 complete -c svcadm -n '__svcadm_in "api"' -s f -l raw-field -x -d 'a string field: a query parameter for GET (the default) and DELETE, else in the JSON body'
 complete -c svcadm -n '__svcadm_in "api"' -s F -l field -x -d 'a typed field: true, false, null and numbers as JSON, @file (@- stdin) read'

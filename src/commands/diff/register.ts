@@ -1,5 +1,6 @@
 import { examples, option, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions } from '../../cli/host.js';
+import { CONFIGURATION_KINDS } from '../../domain/tenant-configuration.js';
 import { type DiffRaw, parseDiffOptions } from './options.js';
 import type * as Run from './run.js';
 
@@ -19,7 +20,14 @@ export function registerDiffCommand(program: SvcadmCommand, actions: GroupAction
         "compare this user's permissions (user ids differ between tenants)",
       ).repeated(),
     )
-    .option('--against <baseline>', 'with --profiles: compare each tenant with this profile or snapshot folder')
+    .addOption(
+      option(
+        '--against <baseline>',
+        'with --profiles: compare each tenant with this profile or snapshot folder',
+      ).completes({
+        kind: 'profiles',
+      }),
+    )
     .addHelpText(
       'after',
       examples(
