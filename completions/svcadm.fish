@@ -79,7 +79,7 @@ end
 function __svcadm_commands -a cmdpath
     switch "$cmdpath"
         case ''
-            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'api' 'mcp' 'emulator' 'completion' 'commands' 'help'
+            printf '%s\n' 'profiles' 'auth' 'policies' 'events' 'provisionings' 'users' 'connections' 'snapshot' 'diff' 'api' 'mcp' 'emulator' 'completion' 'commands' 'help'
         case 'profiles'
             printf '%s\n' 'add' 'list' 'use' 'show' 'migrate-secrets' 'remove' 'help'
         case 'auth'
@@ -101,7 +101,7 @@ end
 
 function __svcadm_takes_value -a cmdpath opt
     switch "$cmdpath|$opt"
-        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--output-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'events tail|--forward-timeout' 'events tail|--forward-attempts' 'events tail|--dead-letter' 'events replay|--type' 'events replay|--from-line' 'events replay|--forward-to' 'events replay|--forward-secret' 'events replay|--forward-timeout' 'events replay|--forward-attempts' 'events replay|--dead-letter' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'mcp|--allow-writes' 'mcp|--tools' 'mcp|--max-streams' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' 'emulator trigger|--count' 'emulator fault|--status' 'emulator fault|--count' 'emulator fault|--retry-after' '*|-p' '*|--profile' '*|--profiles' '*|--parallel' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
+        case 'policies list|--consumer-selector' 'policies list|--resource' 'policies list|--consumer' 'policies list|--from' 'policies list|--take' 'events tail|--type' 'events tail|--from' 'events tail|--since' 'events tail|--max-events' 'events tail|--duration' 'events tail|--cursor-file' 'events tail|--output-file' 'events tail|--max-reconnects' 'events tail|--forward-to' 'events tail|--forward-secret' 'events tail|--forward-timeout' 'events tail|--forward-attempts' 'events tail|--dead-letter' 'events replay|--type' 'events replay|--from-line' 'events replay|--forward-to' 'events replay|--forward-secret' 'events replay|--forward-timeout' 'events replay|--forward-attempts' 'events replay|--dead-letter' 'provisionings list|--from' 'provisionings list|--take' 'users find|--email' 'users permissions|--page' 'users permissions|--per-page' 'users permissions|--concurrency' 'connections list|--strategy' 'connections list|--name' 'connections list|--from' 'connections list|--take' 'connections delete-user|--email' 'connections delete-user|--correlation-id' 'snapshot|--dir' 'snapshot|--user' 'diff|--kind' 'diff|--ignore' 'diff|--user' 'diff|--against' 'api|-X' 'api|--method' 'api|-f' 'api|--raw-field' 'api|-F' 'api|--field' 'api|--input' 'api|-H' 'api|--header' 'api|--correlation-id' 'mcp|--allow-writes' 'mcp|--tools' 'mcp|--max-streams' 'emulator|--port' 'emulator|--host' 'emulator|--seed' 'emulator|--users' 'emulator|--permissions' 'emulator|--policies' 'emulator|--provisionings' 'emulator|--events' 'emulator|--event-rate' 'emulator|--latency' 'emulator|--rate-limit' 'emulator|--fail-rate' 'emulator|--page-cap' 'emulator|--drop-streams-after' 'emulator|--stream-lifetime' 'emulator|--max-streams' 'emulator|--heartbeat' 'emulator|--unknown-user-delete' 'emulator|--client-public-key' 'emulator|--print-env' 'emulator trigger|--count' 'emulator fault|--status' 'emulator fault|--count' 'emulator fault|--retry-after' '*|-p' '*|--profile' '*|--profiles' '*|--parallel' '*|--domain' '*|--client-id' '*|--client-secret' '*|--client-assertion-key' '*|--client-assertion-alg' '*|--token' '*|--auth-url' '*|--audience' '*|-o' '*|--output' '*|--query' '*|--max-retries' '*|--timeout'
             return 0
     end
     return 1
@@ -146,6 +146,10 @@ complete -c svcadm -n '__svcadm_at ""' -a 'users' -d 'users of the tenant'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'users' -d 'users of the tenant'
 complete -c svcadm -n '__svcadm_at ""' -a 'connections' -d 'connections of the tenant'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'connections' -d 'connections of the tenant'
+complete -c svcadm -n '__svcadm_at ""' -a 'snapshot' -d 'write each tenant\'s configuration to <dir>/<profile>/ as YAML: policies, provisionings, connections (and permissions with --user)'
+complete -c svcadm -n '__svcadm_help_at ""' -a 'snapshot' -d 'write each tenant\'s configuration to <dir>/<profile>/ as YAML: policies, provisionings, connections (and permissions with --user)'
+complete -c svcadm -n '__svcadm_at ""' -a 'diff' -d 'compare two tenants (a profile, or a snapshot folder: a side with a / or naming a folder); exit 10 when they differ'
+complete -c svcadm -n '__svcadm_help_at ""' -a 'diff' -d 'compare two tenants (a profile, or a snapshot folder: a side with a / or naming a folder); exit 10 when they differ'
 complete -c svcadm -n '__svcadm_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
 complete -c svcadm -n '__svcadm_help_at ""' -a 'api' -d 'call any path of the interface (relative to /api/v2) with the active credentials'
 complete -c svcadm -n '__svcadm_at ""' -a 'mcp' -d 'serve the tenant to an AI agent: a Model Context Protocol server on stdin and stdout'
@@ -253,6 +257,12 @@ complete -c svcadm -n '__svcadm_in "connections delete-user"' -s y -l yes -d 'do
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l if-exists -d 'succeed with "no change" when the user does not exist'
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l dry-run -d 'check the connection and look the e-mail up, and print who would be deleted; send no DELETE, ask nothing (exit 5: no user has it)'
 complete -c svcadm -n '__svcadm_in "connections delete-user"' -l correlation-id -x -d 'X-Correlation-ID to find the operation in the tenant logs (default: a new UUID; the service logs the first 64 characters)'
+complete -c svcadm -n '__svcadm_in "snapshot"' -l dir -x -d 'the folder of snapshots; each tenant gets <folder>/<profile>/, replaced whole'
+complete -c svcadm -n '__svcadm_in "snapshot"' -l user -x -d 'also keep this user\'s permissions'
+complete -c svcadm -n '__svcadm_in "diff"' -l kind -x -d 'only this kind: policies, provisionings, connections, permissions'
+complete -c svcadm -n '__svcadm_in "diff"' -l ignore -x -d 'also ignore this field, a dotted path'
+complete -c svcadm -n '__svcadm_in "diff"' -l user -x -d 'compare this user\'s permissions (user ids differ between tenants)'
+complete -c svcadm -n '__svcadm_in "diff"' -l against -x -a '(__svcadm_profiles)' -d 'with --profiles: compare each tenant with this profile or snapshot folder'
 complete -c svcadm -n '__svcadm_in "api"' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'GET, POST, PUT, PATCH, DELETE (default: GET, whatever fields are given; a write needs --yes off a terminal)'
 complete -c svcadm -n '__svcadm_in "api"' -s f -l raw-field -x -d 'a string field: a query parameter for GET (the default) and DELETE, else in the JSON body'
 complete -c svcadm -n '__svcadm_in "api"' -s F -l field -x -d 'a typed field: true, false, null and numbers as JSON, @file (@- stdin) read'
@@ -271,6 +281,7 @@ complete -c svcadm -n '__svcadm_in "emulator"' -l host -x -d 'address to bind (d
 complete -c svcadm -n '__svcadm_in "emulator"' -l seed -x -d 'seed of all generated data and of the client secrets (default 1)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l users -x -d 'ordinary users (default 50)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l permissions -x -d 'permissions of the bulk user (default 1200)'
+complete -c svcadm -n '__svcadm_in "emulator"' -l policies -x -d 'rate limit policies (the first 8 cover each configuration and selector form) (default 8)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l provisionings -x -d 'directory provisioning configurations (default 260)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l events -x -d 'events in the history, spread over the last 24 hours; at least 25 (default 500)'
 complete -c svcadm -n '__svcadm_in "emulator"' -l event-rate -x -d 'live events per second; 0 = none (default 2)'

@@ -20,6 +20,7 @@ const EXIT_CODES: Readonly<Record<Exclude<ErrorKind, 'interrupted'> | 'ok', numb
   network: 7,
   rejected: 8,
   partial: 9,
+  differs: 10,
   // sysexits.h's EX_IOERR: stdout or stderr could not be written (a full disk, a closed pipe other than EPIPE).
   output: 74,
 };
@@ -39,6 +40,7 @@ const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string>> = {
   network: 'network failure, timeout, malformed response, or 5xx after the retries',
   rejected: 'the service rejected the request otherwise (400, 409, 410, 413, other 4xx)',
   partial: 'some tenants failed and others did not (--profiles); each failed tenant and its code is named on stderr',
+  differs: 'svcadm diff found differences (not a failure)',
   output: 'stdout or stderr could not be written',
 };
 
@@ -73,7 +75,7 @@ export function exitCodeTable(): ExitCodeEntry[] {
 /** The exit codes as the root help lists them. */
 export const EXIT_CODE_SUMMARY = `Exit codes: ${EXIT_CODES.ok} ok, ${EXIT_CODES.bug} bug, ${EXIT_CODES.usage} usage, ${EXIT_CODES.auth} auth, ${EXIT_CODES.forbidden} forbidden, ${EXIT_CODES.not_found} not found, ${EXIT_CODES.rate_limited} rate limited,
   ${EXIT_CODES.network} network/5xx/malformed answer, ${EXIT_CODES.rejected} rejected by the service, ${EXIT_CODES.partial} some tenants failed (--profiles),
-  ${EXIT_CODES.output} output could not be written, ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGHUP}/${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGHUP/SIGTERM)`;
+  ${EXIT_CODES.differs} differences found (diff), ${EXIT_CODES.output} output could not be written, ${SIGNAL_EXIT_CODES.SIGINT} interrupted (Ctrl-C), ${SIGNAL_EXIT_CODES.SIGHUP}/${SIGNAL_EXIT_CODES.SIGTERM} stopped (SIGHUP/SIGTERM)`;
 
 export const EXIT_OK = EXIT_CODES.ok;
 

@@ -11,7 +11,9 @@ export type ErrorKind =
   | 'output'
   | 'bug'
   /** A run across several tenants (`--profiles`) where some failed and others did not. */
-  | 'partial';
+  | 'partial'
+  /** `svcadm diff` found differences: not a failure (diff(1)'s 1, which means a bug here). */
+  | 'differs';
 
 /** The signals that stop a command cleanly (cli.md); the exit code says which one did. */
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -276,5 +278,13 @@ export type LocalErrorCode =
 /** An ending that prints nothing more: help or version shown, or a stop the command has reported itself. */
 export function endsQuietly(err: unknown): boolean {
   if (err instanceof Interrupted) return err.reported;
+  if (err instanceof DifferencesFound) return true;
   return err instanceof ParserExit && err.exitCode === 0;
+}
+
+/** `svcadm diff` printed differences: exit 10, and nothing more is said (cli.md, "Compare tenants"). */
+export class DifferencesFound extends CliError {
+  constructor() {
+    super('differs', 'the tenants differ');
+  }
 }

@@ -6,12 +6,14 @@ import { registerAuthCommands } from './commands/auth/register.js';
 import { addHelpAsJson, registerCommandsCommand } from './commands/commands/register.js';
 import { registerCompletionCommands } from './commands/completion/register.js';
 import { registerConnectionsCommands } from './commands/connections/register.js';
+import { registerDiffCommand } from './commands/diff/register.js';
 import { registerEmulatorCommand } from './commands/emulator/register.js';
 import { registerEventsCommands } from './commands/events/register.js';
 import { registerMcpCommand } from './commands/mcp/register.js';
 import { registerPoliciesCommands } from './commands/policies/register.js';
 import { registerProfilesCommands } from './commands/profiles/register.js';
 import { registerProvisioningsCommands } from './commands/provisionings/register.js';
+import { registerSnapshotCommand } from './commands/snapshot/register.js';
 import { registerUsersCommands } from './commands/users/register.js';
 import { PROFILE_VARIABLE, CREDENTIAL_VARIABLES as V } from './config/credential-variables.js';
 import { ASSERTION_ALGORITHMS } from './config/credentials.js';
@@ -91,6 +93,8 @@ const COMMANDS: readonly CommandEntry[] = [
   group(['provisionings'], registerProvisioningsCommands, () => import('./commands/provisionings/run.js')),
   group(['users'], registerUsersCommands, () => import('./commands/users/run.js')),
   group(['connections'], registerConnectionsCommands, () => import('./commands/connections/run.js')),
+  group(['snapshot'], registerSnapshotCommand, () => import('./commands/snapshot/run.js')),
+  group(['diff'], registerDiffCommand, () => import('./commands/diff/run.js')),
   group(['api'], registerApiCommand, () => import('./commands/api/run.js')),
   group(['mcp'], registerMcpCommand, () => import('./commands/mcp/run.js'), false),
   group(['emulator'], registerEmulatorCommand, () => import('./commands/emulator/run.js')),

@@ -67,6 +67,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'POST',
+    path: '/data',
+    body: '{"kind", "id", "set"?: {field: value}, "remove"?: true}',
+    does: 'edits one seeded policy, connection or provisioning, by id (events never do): {"edited"}; 404 for none',
+  },
+  {
+    method: 'POST',
     path: '/reset',
     body: '-',
     does: 'back to the seed: data, faults, settings, request log, client keys',

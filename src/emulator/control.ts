@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isEventType } from '../domain/event-types.js';
 import { FATAL_STREAM_ERRORS, isStreamErrorCode, TRANSIENT_STREAM_ERRORS } from '../domain/stream-errors.js';
 import { parsePublicKey } from './client-assertion.js';
+import { applyDataEdit, validateDataEdit } from './data-edit.js';
 import type { EventContent } from './event-factory.js';
 import { validateFaultSpec } from './faults.js';
 import { crossSiteOrigin, isJsonBody, type ListenAddress } from './guard.js';
@@ -213,6 +214,14 @@ export async function handleControl(
       const keys = state.tokens.registerClientKey(clientId, key);
       if (keys === undefined) return bad(res, 'client must be "admin", "readOnly" or one of their client ids');
       return sendJson(res, 201, { clientId, keys });
+    }
+    case 'POST /__emulator/data': {
+      const edit = validateDataEdit(input);
+      if (typeof edit === 'string') return bad(res, edit);
+      if (!applyDataEdit(state.data, edit)) {
+        return sendJson(res, 404, { error: 'not_found', message: `no ${edit.kind} item has the id ${edit.id}` });
+      }
+      return sendJson(res, 200, { edited: { kind: edit.kind, id: edit.id } });
     }
     case 'POST /__emulator/reset':
       actions.reset();

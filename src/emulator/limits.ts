@@ -69,6 +69,16 @@ export const LIMITS = {
     help: 'permissions of the bulk user',
     setting: false,
   },
+  policies: {
+    flag: '--policies',
+    min: 8,
+    max: 100_000,
+    integer: true,
+    default: 8,
+    unit: 'count',
+    help: 'rate limit policies (the first 8 cover each configuration and selector form)',
+    setting: false,
+  },
   provisionings: {
     flag: '--provisionings',
     min: 0,

@@ -99,6 +99,8 @@ export interface SeedOptions {
   users: number;
   permissions: number;
   provisionings: number;
+  /** Rate limit policies in all (8 or more; default 8). */
+  policies?: number;
 }
 
 /** Fixed data times are counted back from here so that they do not depend on when the emulator starts. */
@@ -135,6 +137,32 @@ function makePolicies(rng: Random): SeededPolicy[] {
       updated_at: updated,
     };
   });
+}
+
+/**
+ * The policies past the first 8 (`--policies`), each for a client of its own: from a stream of their own, so that
+ * everything seeded before them stays what it was.
+ */
+function addMorePolicies(seed: number, policies: SeededPolicy[], count: number): void {
+  const rng = new Random(seed, 19);
+  const actions: PolicyConfiguration[] = [
+    { action: 'allow' },
+    { action: 'block', limit: 100 },
+    { action: 'log', limit: 50 },
+    { action: 'redirect', limit: 20, redirect_uri: 'https://status.example.com/slow-down' },
+  ];
+  for (let i = policies.length; i < count; i++) {
+    const created = isoBefore(rng, 300);
+    policies.push({
+      id: `rlp_${rng.id(18)}`,
+      resource: 'oauth_authentication_api',
+      consumer: 'client',
+      consumer_selector: `client_id:bench-${String(i).padStart(6, '0')}-${rng.id(8)}`,
+      configuration: { ...(actions[i % actions.length] as PolicyConfiguration) },
+      created_at: created,
+      updated_at: created,
+    });
+  }
 }
 
 interface ResourceServer {
@@ -511,6 +539,7 @@ export function eventSubjects(data: SeedData): EventSubjects {
 export function makeSeedData(options: SeedOptions): SeedData {
   const rng = new Random(options.seed, 1);
   const policies = makePolicies(rng);
+  addMorePolicies(options.seed, policies, options.policies ?? policies.length);
   const roles = makeRoles(rng);
   const permissions = new Map<string, PermissionEntry[]>();
   const userIds: string[] = [];

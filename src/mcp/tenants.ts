@@ -75,6 +75,17 @@ export class Tenants {
     return tenant;
   }
 
+  /** A profile this server serves, named by a tool that names its tenants itself: refused without `--profiles`. */
+  served(profile: string): Tenant {
+    if (this.own !== undefined) {
+      throw new UsageError(
+        'this tool compares profiles this server serves, and it serves none by name',
+        "start it with svcadm mcp --profiles '<patterns>'",
+      );
+    }
+    return this.tenant(profile);
+  }
+
   /** The served profiles and their domains, read now (a profile removed since start is left out). */
   list(): { profile: string; domain: string }[] {
     const store = readProfiles(this.inv.services.configDir);

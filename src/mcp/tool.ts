@@ -28,6 +28,8 @@ export interface ToolEnv {
   stream<T>(waitMs: number, read: (leftMs: number) => Promise<T>): Promise<T | 'busy'>;
   /** The profiles this server serves and their domains (`svcadm mcp --profiles`); empty without. */
   profiles(): { profile: string; domain: string }[];
+  /** The API of a profile this server serves (a tool that names its tenants itself); refused without `--profiles`. */
+  apiOf(profile: string): ApiClient;
 }
 
 export type ToolOutcome =
@@ -47,6 +49,8 @@ export interface ToolSpec<I extends InputSchema = InputSchema> {
   description: string;
   /** Changes the tenant: offered only with `--allow-writes`. */
   writes: boolean;
+  /** Names the tenants it works on in its own arguments (`diff_tenants`): it takes no `profile`. */
+  namesProfiles?: true;
   annotations: ToolAnnotations;
   input: I;
   output: z.ZodObject;

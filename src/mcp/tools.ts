@@ -1,5 +1,6 @@
 import type { ToolSpec } from './tool.js';
 import { DELETE_CONNECTION_USER, LIST_CONNECTIONS } from './tools/connections.js';
+import { DIFF_TENANTS } from './tools/diff.js';
 import { READ_EVENTS } from './tools/events.js';
 import { GET_RATE_LIMIT_POLICY, LIST_RATE_LIMIT_POLICIES } from './tools/policies.js';
 import { LIST_DIRECTORY_PROVISIONINGS } from './tools/provisionings.js';
@@ -19,5 +20,6 @@ export const TOOLS: readonly ToolSpec[] = [
   LIST_DIRECTORY_PROVISIONINGS,
   LIST_USER_PERMISSIONS,
   READ_EVENTS,
+  DIFF_TENANTS,
   DELETE_CONNECTION_USER,
 ];

@@ -13,6 +13,7 @@ const SECTIONS = [
   'forward.js',
   'untrusted.js',
   'tenants.js',
+  'compare.js',
 ];
 const only = process.argv.slice(2);
 

@@ -58,7 +58,7 @@ function runSvcadm(args, env) {
 }
 
 /** `count` emulators started with `options`, and a config folder naming each as profile t00, t01, …. */
-async function tenants(startEmulator, count, options) {
+export async function tenants(startEmulator, count, options) {
   const emus = [];
   try {
     for (let i = 0; i < count; i++) emus.push(await startEmulator({ port: 0, ...options }));

@@ -70,6 +70,8 @@ describe('a tree built for one command', () => {
       'provisionings',
       'users',
       'connections',
+      'snapshot',
+      'diff',
       'api',
       'mcp',
       'emulator',

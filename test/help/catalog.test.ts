@@ -99,6 +99,7 @@ describe('svcadm commands --json', () => {
       [7, 'network'],
       [8, 'rejected'],
       [9, 'partial'],
+      [10, 'differs'],
       [74, 'output'],
       [129, 'SIGHUP'],
       [130, 'SIGINT'],
@@ -233,7 +234,7 @@ describe('svcadm commands --json: what a script or an agent must know before run
 
   it('lists the exit codes and svcadm error codes of the envelope', async () => {
     const { exit_codes: exits, error_codes: codes } = await catalog();
-    expect(exits.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 74, 129, 130, 143]);
+    expect(exits.map((e) => e.code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 74, 129, 130, 143]);
     expect(codes.map((e) => e.code)).toEqual([
       'usage',
       'confirmation_required',

@@ -91,6 +91,7 @@ describe('help piped', () => {
         '  6 rate limited, 7 network/5xx/malformed answer,',
         '  8 rejected by the service,',
         '  9 some tenants failed (--profiles),',
+        '  10 differences found (diff),',
         '  74 output could not be written,',
         '  130 interrupted (Ctrl-C),',
         '  129/143 stopped (SIGHUP/SIGTERM)',

@@ -41,8 +41,11 @@ describe('svcadm mcp --profiles', () => {
     const s = await session(['--profiles', 'prod-*']);
     const { tools } = await s.client.listTools();
     expect(tools[0]?.name).toBe('list_profiles');
-    for (const tool of tools.slice(1)) expect(tool.inputSchema.properties).toHaveProperty('profile');
-    expect(s.stderr()).toBe('svcadm mcp: serving 8 tools for 2 profiles (prod-eu, prod-us) on stdio (read-only)\n');
+    // diff_tenants names its two profiles itself (left, right).
+    for (const tool of tools.slice(1).filter((t) => t.name !== 'diff_tenants')) {
+      expect(tool.inputSchema.properties).toHaveProperty('profile');
+    }
+    expect(s.stderr()).toBe('svcadm mcp: serving 9 tools for 2 profiles (prod-eu, prod-us) on stdio (read-only)\n');
     const listed = await s.client.callTool({ name: 'list_profiles', arguments: {} });
     expect(listed.structuredContent).toEqual({
       profiles: [
@@ -117,7 +120,7 @@ describe('svcadm mcp --profiles', () => {
   it('serves the profiles SVCADM_PROFILES names, as the global --profiles', async () => {
     const s = await connectMcp(['mcp'], { ...env(), SVCADM_PROFILES: 'dev,prod-us' });
     sessions.push(s);
-    expect(s.stderr()).toBe('svcadm mcp: serving 8 tools for 2 profiles (dev, prod-us) on stdio (read-only)\n');
+    expect(s.stderr()).toBe('svcadm mcp: serving 9 tools for 2 profiles (dev, prod-us) on stdio (read-only)\n');
     const listed = await s.client.callTool({ name: 'list_profiles', arguments: {} });
     expect(listed.structuredContent).toEqual({
       profiles: [
@@ -138,7 +141,7 @@ describe('svcadm mcp --profiles', () => {
     sessions.push(s);
     expect(s.stderr()).toBe(
       'Using each profile as a whole: ignoring SVCADM_DOMAIN, SVCADM_CLIENT_ID from the environment.\n' +
-        'svcadm mcp: serving 8 tools for 1 profile (prod-eu) on stdio (read-only)\n',
+        'svcadm mcp: serving 9 tools for 1 profile (prod-eu) on stdio (read-only)\n',
     );
     const ok = await s.client.callTool({ name: 'list_connections', arguments: { take: 1 } });
     expect(ok.isError).toBeUndefined();
