@@ -68,7 +68,11 @@ const TRUNCATED_OUT = z
  */
 export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void> {
   const { ctx, io } = inv;
-  const selected = selectTools(TOOLS, opts);
+  // A tool that names its tenants (diff_tenants) needs profiles to name: offered with --profiles only.
+  const selected = selectTools(
+    opts.profiles === undefined ? TOOLS.filter((t) => t.namesProfiles !== true) : TOOLS,
+    opts,
+  );
   const tenants = new Tenants(inv, opts.profiles);
   const tools = opts.profiles === undefined ? selected : [LIST_PROFILES, ...selected];
   const instructions = instructionsFor(tenants.describe(), opts, tools);
@@ -81,7 +85,7 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
       { capabilities: { tools: {} }, instructions },
     );
     for (const tool of tools) {
-      const perTenant = opts.profiles !== undefined && tool !== LIST_PROFILES;
+      const perTenant = opts.profiles !== undefined && tool !== LIST_PROFILES && tool.namesProfiles !== true;
       const input = perTenant ? tool.input.extend({ profile: PROFILE_ARGUMENT }) : tool.input;
       server.registerTool(
         tool.name,
@@ -133,6 +137,7 @@ export async function serveMcp(inv: Invocation, opts: McpOptions): Promise<void>
             confirmation: (subject) => confirmationOf(call, server, questions, about(subject), opts.unconfirmed),
             stream: (waitMs, read) => streams.run(waitMs, signal, read),
             profiles: () => tenants.list(),
+            apiOf: (name) => tenants.served(name).services.api(),
           };
           const outcome = await tool.run(rest, env);
           if ('confirm' in outcome) {
