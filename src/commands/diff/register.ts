@@ -1,6 +1,5 @@
 import { examples, option, type SvcadmCommand } from '../../cli/command.js';
 import type { GroupActions } from '../../cli/host.js';
-import { CONFIGURATION_KINDS } from '../../domain/tenant-configuration.js';
 import { type DiffRaw, parseDiffOptions } from './options.js';
 import type * as Run from './run.js';
 
