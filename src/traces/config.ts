@@ -1,4 +1,5 @@
-import type { Env } from '../context.js';
+/** The environment the decision reads (the context's `Env`, named here so that traces/ imports nothing above it). */
+type Env = Readonly<Record<string, string | undefined>>;
 
 /** The protocols svcadm exports traces with: OTLP over HTTP, as protobuf (the default) or JSON. */
 export type TracesProtocol = 'http/protobuf' | 'http/json';
