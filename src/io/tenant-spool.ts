@@ -1,12 +1,16 @@
 import { createReadStream, rmSync } from 'node:fs';
-import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { Env } from '../context.js';
 import { OutputError } from '../errors.js';
 import { neutralize } from '../text/sanitize.js';
+
+// The Printer and the output across tenants reach this module at every start: node:fs/promises and node:readline,
+// needed only once a run spools, are loaded then (a one-tenant command loads neither).
+const fsPromises = () => process.getBuiltinModule('node:fs/promises');
+const readline = () => process.getBuiltinModule('node:readline');
 
 /** Why a temporary file could not be made or written, as a person reads it. */
 const SPOOL_ERRORS: Readonly<Record<string, string>> = {
@@ -63,7 +67,7 @@ export class SpoolFolder {
   static async create(env: Env): Promise<SpoolFolder> {
     const root = tempRoot(env);
     try {
-      return new SpoolFolder(root, await mkdtemp(join(root, 'svcadm-tenants-')));
+      return new SpoolFolder(root, await fsPromises().mkdtemp(join(root, 'svcadm-tenants-')));
     } catch (err) {
       throw spoolError(root, err);
     }
@@ -79,7 +83,9 @@ export class SpoolFolder {
   /** Removes the folder and everything in it. */
   async remove(): Promise<void> {
     process.removeListener('exit', this.#onExit);
-    await rm(this.#dir, { recursive: true, force: true }).catch(() => {});
+    await fsPromises()
+      .rm(this.#dir, { recursive: true, force: true })
+      .catch(() => {});
   }
 }
 
@@ -103,16 +109,18 @@ export class SpoolWriter extends Writable {
   }
 
   override _construct(done: (err?: Error | null) => void): void {
-    open(this.path, 'wx', 0o600).then(
-      (file) => {
-        this.#file = file;
-        done();
-      },
-      (err: unknown) => {
-        this.#fail(err);
-        done();
-      },
-    );
+    fsPromises()
+      .open(this.path, 'wx', 0o600)
+      .then(
+        (file) => {
+          this.#file = file;
+          done();
+        },
+        (err: unknown) => {
+          this.#fail(err);
+          done();
+        },
+      );
   }
 
   override _write(chunk: string | Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
@@ -168,11 +176,16 @@ export async function* spooledText(path: string): AsyncGenerator<string> {
 
 /** A temporary file's lines, one at a time. */
 export async function* spooledLines(path: string): AsyncGenerator<string> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const lines = readline().createInterface({
+    input: createReadStream(path, { encoding: 'utf8' }),
+    crlfDelay: Infinity,
+  });
   for await (const line of lines) yield line;
 }
 
 /** Removes a temporary file that is no longer needed (its folder goes at the end in any case). */
 export async function dropSpooled(path: string): Promise<void> {
-  await rm(path, { force: true }).catch(() => {});
+  await fsPromises()
+    .rm(path, { force: true })
+    .catch(() => {});
 }

@@ -7,7 +7,8 @@ import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { runBin, tempConfigDir } from '../helpers/run-cli.js';
 
 // What the most common run, a read with a cached token, leaves alone: node:crypto, which would cost its start-up
-// (docs/decisions/2026-11-25-start-up-tricks.md), and process.stdin, whose creation makes a piped stdin non-blocking
+// (docs/decisions/2026-11-25-start-up-tricks.md), node:readline and node:fs/promises, which only results spooled
+// across tenants need (src/io/tenant-spool.ts), and process.stdin, whose creation makes a piped stdin non-blocking
 // (src/context.ts). Preloaded into the built CLI, this records what it touched.
 const PROBE = `
 const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
@@ -21,6 +22,8 @@ process.on('exit', () => {
   require('node:fs').writeFileSync(process.env.PROBE_OUT, JSON.stringify({
     stdin: stdinRead,
     crypto: process.moduleLoadList.includes('NativeModule crypto'),
+    readline: process.moduleLoadList.includes('NativeModule readline'),
+    fsPromises: process.moduleLoadList.includes('NativeModule fs/promises'),
   }));
 });
 `;
@@ -46,19 +49,19 @@ describe('a read with a cached token', () => {
     const after = (await emu.requests()).counters;
     return {
       ...r,
-      loaded: JSON.parse(readFileSync(out, 'utf8')) as { stdin: boolean; crypto: boolean },
+      loaded: JSON.parse(readFileSync(out, 'utf8')) as Record<'stdin' | 'crypto' | 'readline' | 'fsPromises', boolean>,
       tokenRequests: after.tokenRequests - before.tokenRequests,
     };
   }
 
-  it('creates no process.stdin, does not load node:crypto, and answers from the cached token', async () => {
+  it('creates no process.stdin, loads neither node:crypto nor what spooling needs, and answers from the cached token', async () => {
     const id = emu.fixtures.policyIds[0] ?? '';
     const r = await probed(['policies', 'get', id, '-o', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id });
     expect(r.tokenRequests).toBe(0);
-    expect(r.loaded).toEqual({ stdin: false, crypto: false });
+    expect(r.loaded).toEqual({ stdin: false, crypto: false, readline: false, fsPromises: false });
   });
 
   it('still reads stdin for a command that takes its input from there', async () => {
