@@ -64,17 +64,33 @@ export const builtinsWithoutImport = {
     b.onResolve({ filter: names }, (args) => {
       // A library's `import('http')` (OpenTelemetry's exporter makes its agent so) is bundled as the built-in's
       // module, loaded on that first import: inside the executable nothing may be imported lazily. svcadm's own
-      // `import('node:…')` stays Node's.
+      // `import('node:…')` stays Node's. A namespace of its own: shared with the static imports of the same
+      // built-in, it made esbuild wrap every built-in of the start-up chunk in a lazy initialiser and load two more
+      // chunks at every start.
       if (args.kind === 'dynamic-import')
-        return args.path.startsWith('node:') ? undefined : { path: `node:${args.path}`, namespace: 'builtin-import' };
+        return args.path.startsWith('node:') ? undefined : { path: `node:${args.path}`, namespace: 'builtin-dynamic' };
       const path = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
-      return { path, namespace: args.kind === 'import-statement' ? 'builtin-import' : 'builtin' };
+      if (args.kind !== 'import-statement') return { path, namespace: 'builtin' };
+      // Each library's imports get modules of their own (`node:path#env-paths`): a library bundled as CommonJS that
+      // requires one of its ES modules makes esbuild wrap that module's imports in lazy initialisers, and shared,
+      // those of svcadm's start-up chunk with them (OpenTelemetry did so to node:fs, node:path and node:stream).
+      const library = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(args.importer)?.[1];
+      if (library === undefined) return { path, namespace: 'builtin-import' };
+      return { path: `${path}#${library.replace(/\\/g, '/')}`, namespace: 'builtin-library' };
     });
     b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
       contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});\n`,
       loader: 'js',
     }));
     b.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({
+      contents: builtinBindings(args.path),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-library' }, (args) => ({
+      contents: builtinBindings(args.path.slice(0, args.path.indexOf('#'))),
+      loader: 'js',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-dynamic' }, (args) => ({
       contents: builtinBindings(args.path),
       loader: 'js',
     }));

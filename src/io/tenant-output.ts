@@ -4,12 +4,14 @@ import type { Env, OutStream } from '../context.js';
 import type { OutputFormat } from '../global-options.js';
 import { jsonLine } from '../render/json.js';
 import type { Cell, DetailTable, TableSpec } from '../render/table-model.js';
-import { cellWidths } from '../render/table-text.js';
 import type { TableSegment, TenantSegments } from '../render/tenant-tables.js';
 import { neutralize } from '../text/sanitize.js';
 import { type JsonPart, jsonParts } from '../util/json-elements.js';
 import type { IOStreams } from './io-streams.js';
 import { dropSpooled, SpoolFolder, type SpoolWriter, spooledLines, spooledText } from './tenant-spool.js';
+
+/** The widest cell of each column of some rows (`cellWidths` of render/table-text.ts). */
+type CellWidths = (columns: number, rows: readonly (readonly Cell[])[]) => number[];
 
 /**
  * A tenant's failure as its error envelope holds it (`errorEnvelope` in error-report.ts), or a tenant stopped before it
@@ -166,15 +168,23 @@ export class TenantOutput {
   readonly #io: IOStreams;
   readonly #format: OutputFormat;
   readonly #spool: SpoolFolder | undefined;
+  /** The table views' measure of cells (table-text is a lazy chunk, loaded for a table view only). */
+  readonly #cellWidths: CellWidths | undefined;
   readonly #documents = new Map<string, SpoolWriter>();
   readonly #tables = new Map<string, TenantTableFiles>();
   readonly #entries = new Map<string, TenantEntry>();
   #files = 0;
 
-  private constructor(io: IOStreams, format: OutputFormat, spool: SpoolFolder | undefined) {
+  private constructor(
+    io: IOStreams,
+    format: OutputFormat,
+    spool: SpoolFolder | undefined,
+    cellWidths: CellWidths | undefined,
+  ) {
     this.#io = io;
     this.#format = format;
     this.#spool = spool;
+    this.#cellWidths = cellWidths;
   }
 
   /**
@@ -183,7 +193,9 @@ export class TenantOutput {
    */
   static async open(io: IOStreams, format: OutputFormat, env: Env): Promise<TenantOutput> {
     const spooled = format !== 'ndjson' && format !== 'raw';
-    return new TenantOutput(io, format, spooled ? await SpoolFolder.create(env) : undefined);
+    const table = format === 'table' || format === 'wide';
+    const cellWidths = table ? (await import('../render/table-text.js')).cellWidths : undefined;
+    return new TenantOutput(io, format, spooled ? await SpoolFolder.create(env) : undefined, cellWidths);
   }
 
   get #isTable(): boolean {
@@ -229,7 +241,9 @@ export class TenantOutput {
         segments: [],
       };
       this.#tables.set(profile, files);
-      return { stdout: files.text, stderr, collect: (spec) => collectTable(files, spec) };
+      const cellWidths = this.#cellWidths;
+      if (cellWidths === undefined) throw new Error('a table view across tenants without its measure of cells');
+      return { stdout: files.text, stderr, collect: (spec) => collectTable(files, spec, cellWidths) };
     }
     const document = this.#writer(spool, 'json');
     this.#documents.set(profile, document);
@@ -361,7 +375,7 @@ const TABLE_WRITE_CHARS = 64 * 1024;
  * A tenant's table: a detail view kept whole in its file, a list's rows a line each, and in memory only its columns,
  * the widths of its cells and its count of rows.
  */
-function collectTable(files: TenantTableFiles, spec: TableSpec): void {
+function collectTable(files: TenantTableFiles, spec: TableSpec, cellWidths: CellWidths): void {
   if (spec.kind === 'detail') {
     files.segments.push({ kind: 'detail' });
     files.tables.write(`${JSON.stringify({ detail: spec })}\n`);
