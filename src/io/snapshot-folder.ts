@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -6,6 +6,7 @@ import type { KindContent, KindRequest } from '../api/tenant-configuration.js';
 import { type ConfigItem, configurationOf, sortedItems } from '../domain/tenant-configuration.js';
 import { UsageError } from '../errors.js';
 import { yamlDocument } from '../render/yaml-text.js';
+import { openRegularFile, readOpenFile } from '../util/regular-file.js';
 
 /**
  * A folder of snapshots: `<dir>/<profile>/`, one file per kind (cli.md, "Compare tenants"). Each tenant's folder is
@@ -122,8 +123,12 @@ export function readSnapshotKind(folder: string, request: KindRequest): KindCont
   }
   let value: unknown;
   try {
-    if (statSync(path).size > SNAPSHOT_FILE_MAX) throw new Error(`larger than ${SNAPSHOT_FILE_MAX / 1024 / 1024} MB`);
-    value = parse(readFileSync(path, 'utf8'));
+    // A regular file only (a FIFO would block the read), read to the bound and no further.
+    const fd = openRegularFile(path, { follow: true, what: 'snapshot file' });
+    if (fd === undefined) throw new Error('it is gone');
+    const bytes = readOpenFile(fd, SNAPSHOT_FILE_MAX);
+    if (bytes.length > SNAPSHOT_FILE_MAX) throw new Error(`larger than ${SNAPSHOT_FILE_MAX / 1024 / 1024} MB`);
+    value = parse(bytes.toString('utf8'));
   } catch (err) {
     throw malformed(path, `cannot be read: ${(err as Error).message.split('\n')[0] ?? ''}`);
   }
